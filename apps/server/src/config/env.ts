@@ -1,0 +1,112 @@
+import path from 'node:path';
+
+/**
+ * Configuration, parsed once at boot from the environment (PRODUCT.md "Configuration").
+ * Nothing else reads process.env. A bad value stops the start with a message naming the variable.
+ */
+export interface Config {
+  port: number;
+  host: string;
+  mqttPort: number;
+  dataDir: string;
+  demo: boolean;
+  simulate: boolean;
+  deviceOfflineAfterS: number;
+  deviceRateLimit: number;
+  commandTimeoutS: number;
+  sessionTtlH: number;
+  loginMaxFailuresPerUser: number;
+  loginMaxFailuresPerAddress: number;
+  allowedOrigins: string[];
+  retentionDays: number;
+  cookieSecure: boolean;
+  logLevel: string;
+  /** Where the built web app lives; absent in API-only test runs. */
+  webDistDir: string | null;
+  /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
+  deviceKeyPepper: string | null;
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
+}
+
+const NOT_YET = ['DATABASE_URL', 'MQTT_URL', 'REDIS_URL'] as const;
+
+/** Parses and validates the environment; throws ConfigError with a clear message. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  for (const name of NOT_YET) {
+    if (env[name]) {
+      throw new ConfigError(
+        `${name} is set, but the scale mode (PostgreSQL, external MQTT broker, Redis) is not available in this version. Unset ${name} to run on the embedded default (SQLite, embedded broker).`,
+      );
+    }
+  }
+  const demo = bool(env, 'DEMO', true);
+  const origins = (env.ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  for (const o of origins) {
+    let parsed: URL;
+    try {
+      parsed = new URL(o);
+    } catch {
+      throw new ConfigError(`ALLOWED_ORIGINS holds "${o}", which is not an origin such as https://agua.example.org`);
+    }
+    if (parsed.origin !== o.replace(/\/$/, '')) {
+      throw new ConfigError(`ALLOWED_ORIGINS holds "${o}": give only scheme, host and port`);
+    }
+  }
+  const host = env.HOST?.trim() || '127.0.0.1';
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) throw new ConfigError(`HOST is not a valid address: "${host}"`);
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent`);
+  }
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host,
+    mqttPort: int(env, 'MQTT_PORT', 1883, 0, 65535),
+    dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    demo,
+    simulate: bool(env, 'SIMULATE', demo),
+    deviceOfflineAfterS: int(env, 'DEVICE_OFFLINE_AFTER_S', 15, 1, 86_400),
+    deviceRateLimit: int(env, 'DEVICE_RATE_LIMIT', 50, 0, 1_000_000),
+    commandTimeoutS: int(env, 'COMMAND_TIMEOUT_S', 10, 1, 3600),
+    sessionTtlH: int(env, 'SESSION_TTL_H', 12, 1, 24 * 365),
+    loginMaxFailuresPerUser: int(env, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, 1_000_000),
+    loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 1_000_000),
+    allowedOrigins: origins.map((o) => o.replace(/\/$/, '')),
+    retentionDays: int(env, 'RETENTION_DAYS', 365, 1, 365 * 100),
+    cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    logLevel,
+    webDistDir: env.WEB_DIST_DIR === '' ? null : path.resolve(env.WEB_DIST_DIR?.trim() || 'apps/web/dist'),
+    deviceKeyPepper: env.DEVICE_KEY_PEPPER?.trim() || null,
+    version: env.npm_package_version ?? '0.1.0',
+    ...overrides,
+  };
+}
+
+/** Whether the server listens only on the loopback interface. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import * as m001 from './migrations/001-initial';
+import type { Database } from './schema';
+
+/** Versioned migrations, applied in name order at start. */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-initial': m001,
+};
+
+export interface Storage {
+  db: Kysely<Database>;
+  /** The raw SQLite handle, for the few hot paths that need prepared statements (readings ingest). */
+  sqlite: BetterSqlite3.Database;
+  close(): Promise<void>;
+}
+
+/** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
+export async function openStorage(dataDir: string, fileName = 'agua.db'): Promise<Storage> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const sqlite = new BetterSqlite3(path.join(dataDir, fileName));
+  // WAL + synchronous=FULL: a committed transaction survives a power cut (PROTOCOL.md 202 promise).
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error } = await migrator.migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return {
+    db,
+    sqlite,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types of the storage layer. Times are epoch milliseconds (integers) so that SQLite and
+ * PostgreSQL (bigint) store them the same way; booleans are 0/1 integers for the same reason.
+ */
+export interface UsersTable {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  role: string;
+  status: string;
+  password_hash: string | null;
+  master_password_hash: string | null;
+  must_change_password: number;
+  last_login_ms: number | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's token: a stolen database holds no usable session. */
+  id: string;
+  user_id: string;
+  created_at_ms: number;
+  last_used_ms: number;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: Generated<number>;
+  username: string;
+  ip: string;
+  at_ms: number;
+}
+
+export interface DevicesTable {
+  id: string;
+  name: string;
+  location: string;
+  type: string;
+  water_type: string | null;
+  enabled: number;
+  retired_at_ms: number | null;
+  key_hash: string | null;
+  /** JSON: maxLevel, warningPct, criticalPct, offlineAfterS, travelTimeoutS. */
+  config_json: string;
+  gate_state: string | null;
+  last_seen_ms: number | null;
+  last_command_id: string | null;
+  /** Current reading (the one with the latest ts), denormalised for the live snapshot. */
+  reading_value_num: number | null;
+  reading_value_text: string | null;
+  reading_status: string | null;
+  reading_ts_ms: number | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface ReadingsTable {
+  id: Generated<number>;
+  device_id: string;
+  ts_ms: number;
+  value_num: number | null;
+  value_text: string | null;
+  status: string;
+  received_ms: number;
+}
+
+export interface TelemetryDedupeTable {
+  device_id: string;
+  boot: string;
+  seq: number;
+  received_ms: number;
+}
+
+export interface CommandsTable {
+  id: string;
+  device_id: string;
+  command: string;
+  status: string;
+  issued_by_id: string | null;
+  issued_by_username: string | null;
+  issued_by_name: string | null;
+  issued_at_ms: number;
+  expires_at_ms: number;
+  delivered_at_ms: number | null;
+  handed_out_at_ms: number | null;
+  completed_at_ms: number | null;
+  message: string | null;
+}
+
+export interface AuditEventsTable {
+  id: Generated<number>;
+  at_ms: number;
+  action: string;
+  user_id: string | null;
+  username: string | null;
+  target: string | null;
+  result: string;
+  ip: string | null;
+  details_json: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  devices: DevicesTable;
+  readings: ReadingsTable;
+  telemetry_dedupe: TelemetryDedupeTable;
+  commands: CommandsTable;
+  audit_events: AuditEventsTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,59 @@
+/** Device ids double as MQTT client ids and topic levels, hence the narrow alphabet (PROTOCOL.md). */
+export const DEVICE_ID_PATTERN = '^[a-z0-9_-]{3,64}$';
+export const DEVICE_ID_REGEX = new RegExp(DEVICE_ID_PATTERN);
+
+export const DEVICE_TYPES = ['level_sensor', 'motorized_gate'] as const;
+export type DeviceType = (typeof DEVICE_TYPES)[number];
+
+export const WATER_TYPES = ['residual', 'clean'] as const;
+export type WaterType = (typeof WATER_TYPES)[number];
+
+export const GATE_STATES = ['abierta', 'cerrada', 'abriendo', 'cerrando', 'falla'] as const;
+export type GateState = (typeof GATE_STATES)[number];
+
+/** Commands each device type accepts (PRODUCT.md, PROTOCOL.md). */
+export const DEVICE_COMMANDS = {
+  motorized_gate: ['abrir', 'cerrar', 'detener'],
+  level_sensor: ['read', 'restart'],
+} as const satisfies Record<DeviceType, readonly string[]>;
+export type GateCommand = (typeof DEVICE_COMMANDS)['motorized_gate'][number];
+export type SensorCommand = (typeof DEVICE_COMMANDS)['level_sensor'][number];
+export type CommandName = GateCommand | SensorCommand;
+
+export const COMMAND_STATUSES = [
+  'pending',
+  'delivered',
+  'succeeded',
+  'failed',
+  'timed_out',
+  'superseded',
+] as const;
+export type CommandStatus = (typeof COMMAND_STATUSES)[number];
+
+/** Whether a command is still waiting for the device. */
+export function isCommandInFlight(status: CommandStatus): boolean {
+  return status === 'pending' || status === 'delivered';
+}
+
+/** Whether a device of this type takes the command. */
+export function acceptsCommand(type: DeviceType, command: string): command is CommandName {
+  return (DEVICE_COMMANDS[type] as readonly string[]).includes(command);
+}
+
+export const DEVICE_TYPE_LABELS: Readonly<Record<DeviceType, string>> = {
+  level_sensor: 'Sensor de Nivel',
+  motorized_gate: 'Compuerta Motorizada',
+};
+
+export const WATER_TYPE_LABELS: Readonly<Record<WaterType, string>> = {
+  residual: 'Agua Residual',
+  clean: 'Agua Limpia',
+};
+
+export const GATE_STATE_LABELS: Readonly<Record<GateState, string>> = {
+  abierta: 'Abierta',
+  cerrada: 'Cerrada',
+  abriendo: 'Abriendo…',
+  cerrando: 'Cerrando…',
+  falla: 'Falla',
+};

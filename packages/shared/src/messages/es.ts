@@ -1,0 +1,96 @@
+/**
+ * Spanish texts a person reads, keyed by machine code. The server sends `error` from here and the
+ * web app shows these texts; seed texts are kept to the letter.
+ */
+export const ERROR_MESSAGES = {
+  // Sign-in (API.md, seed error catalogue)
+  TOO_MANY_ATTEMPTS: 'Demasiados intentos fallidos. Intente de nuevo más tarde.',
+  INVALID_CREDENTIALS: 'Credenciales de usuario inválidas',
+  USER_INACTIVE: 'Usuario inactivo. Contacte al administrador.',
+  MASTER_PASSWORD_REQUIRED: 'Se requiere la Contraseña Maestra',
+  MASTER_PASSWORD_INVALID: 'Contraseña Maestra incorrecta',
+  PASSWORD_CHANGE_REQUIRED: 'Debe cambiar su contraseña antes de continuar.',
+  UNAUTHENTICATED: 'Sesión no válida o expirada. Inicie sesión de nuevo.',
+  FORBIDDEN: 'No tienes permisos para esta acción.',
+  CSRF_REJECTED: 'Origen de la solicitud no permitido.',
+  // Generic
+  VALIDATION_FAILED: 'Datos de la solicitud no válidos.',
+  INVALID_VALUE: 'Valor no válido.',
+  NOT_FOUND: 'Recurso no encontrado.',
+  ROUTE_NOT_FOUND: 'Ruta no encontrada.',
+  PAYLOAD_TOO_LARGE: 'El cuerpo de la solicitud es demasiado grande.',
+  UNSUPPORTED_MEDIA_TYPE: 'El tipo de contenido debe ser application/json.',
+  INVALID_JSON: 'El cuerpo de la solicitud no es JSON válido.',
+  RATE_LIMITED: 'Demasiadas solicitudes. Intente de nuevo en un momento.',
+  INTERNAL_ERROR: 'Error interno del servidor.',
+  SERVICE_UNAVAILABLE: 'Servicio no disponible.',
+  // Devices and telemetry (PROTOCOL.md)
+  DEVICE_KEY_MISSING: 'Falta la clave API del dispositivo.',
+  DEVICE_KEY_INVALID: 'Clave API del dispositivo no válida.',
+  DEVICE_DISABLED: 'El dispositivo está deshabilitado.',
+  DEVICE_NOT_FOUND: 'Dispositivo no encontrado.',
+  DEVICE_ID_MISMATCH: 'El deviceId no corresponde a la clave API.',
+  DEVICE_ID_TAKEN: 'Ya existe un dispositivo con ese identificador.',
+  DEVICE_OFFLINE: 'El dispositivo no está en línea.',
+  BATCH_TOO_LARGE: 'El lote supera el máximo de 500 mensajes.',
+  BATCH_EMPTY: 'El lote está vacío.',
+  MESSAGE_INVALID: 'Mensaje con formato no válido.',
+  TYPE_MISMATCH: 'El tipo no corresponde al dispositivo.',
+  VALUE_INVALID: 'Valor de lectura no válido.',
+  UNIT_INVALID: 'Unidad no válida: debe ser "m".',
+  TS_INVALID: 'Marca de tiempo no válida: use ISO 8601 con zona horaria o milisegundos Unix.',
+  TS_IN_FUTURE: 'La marca de tiempo está más de 5 minutos en el futuro.',
+  TS_LOOKS_LIKE_SECONDS: 'La marca de tiempo parece estar en segundos; use milisegundos Unix.',
+  SEQ_INVALID: 'El campo seq debe ser un entero no negativo.',
+  BOOT_INVALID: 'El campo boot debe ser un texto corto.',
+  // Commands
+  COMMAND_INVALID: 'Comando no válido para este tipo de dispositivo.',
+  COMMAND_IN_PROGRESS: 'Ya hay un comando en curso para este dispositivo.',
+  COMMAND_NOT_FOUND: 'Comando no encontrado.',
+  // Users
+  USERNAME_TAKEN: 'El nombre de usuario ya existe.',
+  EMAIL_TAKEN: 'El correo electrónico ya está en uso.',
+  PASSWORD_POLICY: 'La contraseña debe tener al menos 10 caracteres y no puede ser el nombre de usuario.',
+  PASSWORD_CURRENT_INVALID: 'La contraseña actual no es correcta.',
+  LAST_ADMIN: 'No se puede eliminar, desactivar ni degradar al último administrador activo.',
+  USER_NOT_FOUND: 'Usuario no encontrado.',
+  // Export
+  NO_DATA: 'No hay lecturas para exportar en ese rango.',
+  RANGE_INVALID: 'Rango de tiempo no válido: "from" debe ser anterior a "to".',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_MESSAGES;
+
+/** Spanish text for an error code. */
+export function errorMessage(code: ErrorCode): string {
+  return ERROR_MESSAGES[code];
+}
+
+/** Texts of the seed's UI contract that are shown as toasts or pages. */
+export const UI_TEXTS = {
+  loginErrorTitle: 'Error de Autenticación',
+  loginSuccessTitle: '¡Acceso Concedido!',
+  loginSuccessDescription: 'Bienvenido al sistema de monitoreo IoT',
+  accessDeniedTitle: 'Acceso Denegado',
+  accessDeniedPage: 'No tienes permisos para acceder a esta sección.',
+  dashboardCommandDenied: 'No tienes permisos para esta acción.',
+  devicesCommandDenied: 'No tienes permisos para ejecutar comandos.',
+  toggleDenied: 'No tienes permisos para conectar o desconectar dispositivos.',
+  commandSentTitle: 'Comando Enviado',
+  commandExecutedTitle: 'Comando Ejecutado',
+  deviceToggledTitle: 'Estado del Dispositivo Cambiado',
+  deviceToggledDescription: 'El dispositivo ha sido actualizado',
+  exportSuccessTitle: 'Exportación Exitosa',
+  exportSuccessDescription: 'Los datos han sido exportados a Excel.',
+  exportErrorTitle: 'Error de Exportación',
+  exportErrorDescription: 'No se pudo generar el archivo Excel.',
+  exportNoDataTitle: 'Sin datos',
+  useAuthOutsideProvider: 'useAuth debe ser usado dentro de AuthProvider',
+  useDevicesOutsideProvider: 'useDevices debe ser usado dentro de DeviceProvider',
+  routingErrorTitle: 'Unexpected Application Error!',
+} as const;
+
+/** The seed's success message of an accepted command. */
+export function commandSentMessage(command: string): string {
+  return `Comando "${command}" enviado exitosamente`;
+}

@@ -1,0 +1,20 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+
+/** A UTC timestamp in ISO 8601 with `Z`, as every response carries times. */
+export const IsoDateTime = Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'] });
+
+/** Error envelope of every non-2xx answer (API.md). */
+export const ErrorEnvelopeSchema = Type.Object(
+  {
+    error: Type.String({ description: 'Spanish message for people' }),
+    code: Type.String({ description: 'Machine code, SCREAMING_SNAKE' }),
+    details: Type.Optional(Type.Unknown()),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
+
+/** A page of a list that can grow without bound. */
+export function Page<T extends TSchema>(item: T) {
+  return Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+}

@@ -1,0 +1,75 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { COMMAND_STATUSES, DEVICE_TYPES, GATE_STATES, WATER_TYPES } from '../devices/devices';
+import { READING_STATUSES } from '../readings/status';
+import { IsoDateTime } from './common';
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+
+export const DeviceTypeSchema = literals(DEVICE_TYPES);
+export const WaterTypeSchema = literals(WATER_TYPES);
+export const GateStateSchema = literals(GATE_STATES);
+export const ReadingStatusSchema = literals(READING_STATUSES);
+export const CommandStatusSchema = literals(COMMAND_STATUSES);
+
+export const ReadingSchema = Type.Object(
+  {
+    value: Type.Union([Type.Number(), GateStateSchema]),
+    unit: Type.Union([Type.Literal('m'), Type.Null()]),
+    status: ReadingStatusSchema,
+    ts: IsoDateTime,
+  },
+  { $id: 'Reading' },
+);
+export type Reading = Static<typeof ReadingSchema>;
+
+export const CommandSchema = Type.Object(
+  {
+    id: Type.String(),
+    deviceId: Type.String(),
+    command: Type.String(),
+    status: CommandStatusSchema,
+    issuedBy: Type.Union([
+      Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() }),
+      Type.Null(),
+    ]),
+    issuedAt: IsoDateTime,
+    deliveredAt: Type.Union([IsoDateTime, Type.Null()]),
+    completedAt: Type.Union([IsoDateTime, Type.Null()]),
+    message: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'Command' },
+);
+export type Command = Static<typeof CommandSchema>;
+
+export const LevelSensorConfigSchema = Type.Object({
+  maxLevel: Type.Number({ exclusiveMinimum: 0 }),
+  unit: Type.Literal('m'),
+  warningPct: Type.Number({ minimum: 0, maximum: 100 }),
+  criticalPct: Type.Number({ minimum: 0, maximum: 100 }),
+  offlineAfterS: Type.Integer({ minimum: 1 }),
+});
+export const GateConfigSchema = Type.Object({
+  state: Type.Union([GateStateSchema, Type.Null()]),
+  travelTimeoutS: Type.Integer({ minimum: 1 }),
+  offlineAfterS: Type.Integer({ minimum: 1 }),
+});
+export type LevelSensorConfig = Static<typeof LevelSensorConfigSchema>;
+export type GateConfig = Static<typeof GateConfigSchema>;
+
+export const DeviceSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    location: Type.String(),
+    type: DeviceTypeSchema,
+    waterType: Type.Union([WaterTypeSchema, Type.Null()]),
+    status: Type.Union([Type.Literal('online'), Type.Literal('offline')]),
+    enabled: Type.Boolean(),
+    lastSeen: Type.Union([IsoDateTime, Type.Null()]),
+    lastCommand: Type.Union([CommandSchema, Type.Null()]),
+    config: Type.Union([LevelSensorConfigSchema, GateConfigSchema]),
+    reading: Type.Union([ReadingSchema, Type.Null()]),
+  },
+  { $id: 'Device' },
+);
+export type Device = Static<typeof DeviceSchema>;

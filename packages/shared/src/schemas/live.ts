@@ -1,0 +1,16 @@
+import type { Command, Device, Reading } from './device';
+import type { User } from './user';
+
+/** Frames the server sends on the live socket, keyed by `type` (API.md "Live socket"). */
+export interface LiveEventMap {
+  hello: { user: User; devices: Device[] };
+  'reading.created': { deviceId: string; reading: Reading };
+  'device.updated': Device;
+  'command.updated': Command;
+}
+export type LiveEventType = keyof LiveEventMap;
+export type LiveEvent = { [K in LiveEventType]: { type: K; data: LiveEventMap[K] } }[LiveEventType];
+
+/** Close code the server uses when the session behind a socket ends. */
+export const LIVE_CLOSE_SESSION_ENDED = 4401;
+export const LIVE_PATH = '/api/v1/live';

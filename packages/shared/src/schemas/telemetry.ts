@@ -1,0 +1,43 @@
+import type { GateState } from '../devices/devices';
+
+/** A device message as firmware sends it (PROTOCOL.md); the server validates it stage by stage. */
+export interface TelemetryMessage {
+  deviceId: string;
+  type: 'level_sensor' | 'motorized_gate';
+  data: { value: number | GateState; unit?: 'm'; [extra: string]: unknown };
+  ts?: string | number;
+  seq?: number;
+  boot?: string;
+}
+
+/** A command as handed to a device (PROTOCOL.md "Commands"). */
+export interface DeviceCommand {
+  id: string;
+  command: string;
+  issuedAt: string;
+  expiresAt: string;
+}
+
+/** A device's acknowledgement of a command. */
+export interface CommandAck {
+  success: boolean;
+  message?: string;
+  state?: GateState;
+}
+
+export const MAX_BATCH_MESSAGES = 500;
+export const MAX_BODY_BYTES = 256 * 1024;
+export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+/** Epoch values below this look like seconds, not milliseconds. */
+export const MIN_EPOCH_MS = 1e11;
+export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** MQTT topics of one device. */
+export const topics = {
+  telemetry: (id: string) => `agua/v1/${id}/telemetry`,
+  commands: (id: string) => `agua/v1/${id}/commands`,
+  commandAck: (id: string) => `agua/v1/${id}/commands/ack`,
+  errors: (id: string) => `agua/v1/${id}/errors`,
+  status: (id: string) => `agua/v1/${id}/status`,
+} as const;
+export const TOPIC_PREFIX = 'agua/v1/';
