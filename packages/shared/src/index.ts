@@ -1,4 +1,5 @@
 export * from './auth/permissions';
+export * from './auth/password-policy';
 export * from './constants';
 export * from './devices/devices';
 export * from './messages/es';

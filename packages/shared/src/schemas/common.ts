@@ -10,7 +10,7 @@ export const ErrorEnvelopeSchema = Type.Object(
     code: Type.String({ description: 'Machine code, SCREAMING_SNAKE' }),
     details: Type.Optional(Type.Unknown()),
   },
-  { $id: 'ErrorEnvelope' },
+  { title: 'ErrorEnvelope' },
 );
 export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 

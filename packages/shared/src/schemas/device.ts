@@ -18,7 +18,7 @@ export const ReadingSchema = Type.Object(
     status: ReadingStatusSchema,
     ts: IsoDateTime,
   },
-  { $id: 'Reading' },
+  { title: 'Reading' },
 );
 export type Reading = Static<typeof ReadingSchema>;
 
@@ -37,7 +37,7 @@ export const CommandSchema = Type.Object(
     completedAt: Type.Union([IsoDateTime, Type.Null()]),
     message: Type.Union([Type.String(), Type.Null()]),
   },
-  { $id: 'Command' },
+  { title: 'Command' },
 );
 export type Command = Static<typeof CommandSchema>;
 
@@ -70,6 +70,6 @@ export const DeviceSchema = Type.Object(
     config: Type.Union([LevelSensorConfigSchema, GateConfigSchema]),
     reading: Type.Union([ReadingSchema, Type.Null()]),
   },
-  { $id: 'Device' },
+  { title: 'Device' },
 );
 export type Device = Static<typeof DeviceSchema>;

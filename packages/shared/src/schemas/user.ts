@@ -18,7 +18,7 @@ export const UserSchema = Type.Object(
     lastLogin: Type.Union([IsoDateTime, Type.Null()]),
     mustChangePassword: Type.Boolean(),
   },
-  { $id: 'User' },
+  { title: 'User' },
 );
 export type User = Static<typeof UserSchema>;
 export type UserStatus = Static<typeof UserStatusSchema>;

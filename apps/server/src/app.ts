@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import type { Config } from './config/env';
+import { seedDemo } from './demo/seed';
+import { AuditRepository } from './features/audit/audit.repository';
+import auditRoutes from './features/audit/audit.routes';
+import { AuditService } from './features/audit/audit.service';
+import { LoginFailuresRepository } from './features/auth/login-failures.repository';
+import authRoutes from './features/auth/auth.routes';
+import { AuthService } from './features/auth/auth.service';
+import { SessionsRepository } from './features/auth/sessions.repository';
+import { DevicesRepository } from './features/devices/devices.repository';
+import devicesRoutes from './features/devices/devices.routes';
+import { DevicesService } from './features/devices/devices.service';
+import systemRoutes from './features/system/system.routes';
+import { UsersRepository } from './features/users/users.repository';
+import { EventBus } from './lib/event-bus';
+import accessPlugin from './plugins/access';
+import csrfPlugin from './plugins/csrf';
+import errorHandlerPlugin from './plugins/error-handler';
+import openapiPlugin from './plugins/openapi';
+import webAppPlugin from './plugins/web-app';
+import { openStorage, type Storage } from './storage/database';
+import { SettingsRepository } from './storage/settings.repository';
+
+/** Fields of logs that may hold secrets; pino replaces them. */
+export const REDACTED_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.masterPassword',
+  '*.currentPassword',
+  '*.newPassword',
+  '*.apiKey',
+];
+
+export interface AppContext {
+  config: Config;
+  storage: Storage;
+  bus: EventBus;
+  users: UsersRepository;
+  audit: AuditService;
+  auditRepo: AuditRepository;
+  auth: AuthService;
+  devices: DevicesService;
+  devicesRepo: DevicesRepository;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Builds the whole server (storage, services, routes); never listens, so tests can use it directly. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    bodyLimit: 256 * 1024,
+    // Per-request lines would dominate the log (and the CPU) at thousands of readings per second.
+    disableRequestLogging: true,
+    trustProxy: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+
+  const storage = await openStorage(config.dataDir);
+  app.addHook('onClose', async () => storage.close());
+
+  const ctx = await createContext(config, storage, app);
+  app.decorate('ctx', ctx);
+
+  await app.register(cookie);
+  await app.register(errorHandlerPlugin);
+  await app.register(openapiPlugin, { version: config.version });
+  await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
+  await app.register(accessPlugin, { auth: ctx.auth });
+
+  await app.register(systemRoutes, {
+    demo: config.demo,
+    version: config.version,
+    storageHealthy: async () => {
+      try {
+        storage.sqlite.prepare('SELECT 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    mqttPort: () => null,
+  });
+  await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
+  await app.register(devicesRoutes, { devices: ctx.devices });
+  await app.register(auditRoutes, { repo: ctx.auditRepo });
+  await app.register(webAppPlugin, { distDir: config.webDistDir });
+
+  const housekeeping = setInterval(() => {
+    ctx.auth.pruneExpired().catch((err: unknown) => app.log.error({ err }, 'session pruning failed'));
+    ctx.devices.flushLastSeen().catch((err: unknown) => app.log.error({ err }, 'lastSeen flush failed'));
+  }, 5_000);
+  housekeeping.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
+    await ctx.devices.stop();
+  });
+  return app;
+}
+
+async function createContext(config: Config, storage: Storage, app: FastifyInstance): Promise<AppContext> {
+  const bus = new EventBus();
+  const users = new UsersRepository(storage.db);
+  const auditRepo = new AuditRepository(storage.db);
+  const audit = new AuditService(auditRepo, app.log);
+  const devicesRepo = new DevicesRepository(storage.db);
+  const keyPepper =
+    config.deviceKeyPepper ?? (await new SettingsRepository(storage.db).getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
+  const auth = new AuthService(users, new SessionsRepository(storage.db), new LoginFailuresRepository(storage.db), audit, bus, {
+    sessionTtlMs: config.sessionTtlH * 3600 * 1000,
+    maxFailuresPerUser: config.loginMaxFailuresPerUser,
+    maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
+  });
+  if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
+  const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper });
+  await devices.start(async () => null);
+  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo };
+}

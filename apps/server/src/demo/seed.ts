@@ -1,0 +1,70 @@
+import { SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Role, type UserStatus } from '@agua/shared';
+import { hashPassword } from '../features/auth/password';
+import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
+import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
+import type { UsersRepository } from '../features/users/users.repository';
+import { newId } from '../lib/ids';
+
+interface DemoUser {
+  username: string;
+  name: string;
+  email: string;
+  password: string | null;
+  masterPassword: string | null;
+  role: Role;
+  status: UserStatus;
+}
+
+/** The seed's four sample users; the first three are the demo accounts (PRODUCT.md). */
+export const DEMO_USERS: readonly DemoUser[] = [
+  { username: 'admin', name: 'María González', email: 'maria.gonzalez@aguas.example', password: 'admin123', masterPassword: 'maestra2024', role: 'admin', status: 'active' },
+  { username: 'operator', name: 'Juan Pérez', email: 'juan.perez@aguas.example', password: 'operator123', masterPassword: null, role: 'operator', status: 'active' },
+  { username: 'viewer', name: 'Ana Rodríguez', email: 'ana.rodriguez@aguas.example', password: 'viewer123', masterPassword: null, role: 'viewer', status: 'active' },
+  { username: 'lmartinez', name: 'Luis Martínez', email: 'luis.martinez@aguas.example', password: null, masterPassword: null, role: 'operator', status: 'inactive' },
+];
+
+type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings'>;
+
+/** The seed's four devices (PRODUCT.md "Seed devices"). */
+export const DEMO_DEVICES: readonly DemoDevice[] = [
+  { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M } },
+  { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: SENSOR_MAX_LEVEL_CLEAN_M } },
+  { id: 'esp32_compuerta_01', name: 'Compuerta Canal A', location: 'Salida de Desbordamiento', type: 'motorized_gate', waterType: null, settings: {} },
+  { id: 'esp32_compuerta_02', name: 'Compuerta Tanque Limpio', location: 'Entrada Tanque Limpio', type: 'motorized_gate', waterType: null, settings: {} },
+];
+
+/** Fills an empty database with the demo accounts and devices; does nothing otherwise. */
+export async function seedDemo(users: UsersRepository, devices: DevicesRepository, keyPepper: string): Promise<boolean> {
+  if ((await users.count()) > 0 || (await devices.count()) > 0) return false;
+  const now = Date.now();
+  for (const [i, u] of DEMO_USERS.entries()) {
+    await users.insert({
+      id: newId('usr'),
+      username: u.username,
+      name: u.name,
+      email: u.email,
+      role: u.role,
+      status: u.status,
+      passwordHash: u.password ? await hashPassword(u.password) : null,
+      masterPasswordHash: u.masterPassword ? await hashPassword(u.masterPassword) : null,
+      mustChangePassword: false,
+      lastLoginMs: null,
+      createdAtMs: now + i,
+    });
+  }
+  for (const [i, d] of DEMO_DEVICES.entries()) {
+    await devices.insert({
+      ...d,
+      enabled: true,
+      retiredAtMs: null,
+      keyHash: hashDeviceKey(keyPepper, demoDeviceKey(d.id)),
+      gateState: d.type === 'motorized_gate' ? 'cerrada' : null,
+      // The seed's fourth device was last seen about five minutes before start.
+      lastSeenMs: d.id === 'esp32_compuerta_02' ? now - 5 * 60 * 1000 : null,
+      lastCommandId: null,
+      reading: null,
+      createdAtMs: now + i,
+    });
+  }
+  return true;
+}

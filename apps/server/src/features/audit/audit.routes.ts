@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { IsoDateTime, Page } from '@agua/shared';
+import { badRequest } from '../../lib/errors';
+import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { iso, parseRequestTime } from '../../lib/time';
+import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
+
+const AuditEventSchema = Type.Object(
+  {
+    id: Type.String(),
+    at: IsoDateTime,
+    action: Type.String(),
+    userId: Type.Union([Type.String(), Type.Null()]),
+    username: Type.Union([Type.String(), Type.Null()]),
+    target: Type.Union([Type.String(), Type.Null()]),
+    result: Type.Union([Type.Literal('ok'), Type.Literal('denied'), Type.Literal('failed')]),
+    ip: Type.Union([Type.String(), Type.Null()]),
+    details: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+  },
+  { title: 'AuditEvent' },
+);
+
+/** The audit trail, read-only, for administrators (API.md). */
+export default async function auditRoutes(app: FastifyInstance, opts: { repo: AuditRepository }) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get('/api/v1/audit', {
+    config: { access: 'admin' },
+    schema: {
+      tags: ['audit'],
+      summary: 'A page of audit events, newest first',
+      security: SESSION_SECURITY,
+      querystring: Type.Object({
+        from: Type.Optional(Type.String({ description: 'ISO 8601 with offset, inclusive' })),
+        to: Type.Optional(Type.String({ description: 'ISO 8601 with offset, exclusive' })),
+        userId: Type.Optional(Type.String({ maxLength: 100 })),
+        deviceId: Type.Optional(Type.String({ maxLength: 64 })),
+        action: Type.Optional(Type.Union(AUDIT_ACTIONS.map((a) => Type.Literal(a)))),
+        limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
+        cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
+      }),
+      response: { 200: Page(AuditEventSchema), ...errors(400, 401, 403) },
+    },
+    handler: async (req) => {
+      const q = req.query;
+      const fromMs = q.from === undefined ? undefined : parseRequestTime(q.from);
+      const toMs = q.to === undefined ? undefined : parseRequestTime(q.to);
+      if (fromMs === null || toMs === null) throw badRequest('VALIDATION_FAILED', { field: q.from && fromMs === null ? 'from' : 'to' });
+      if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw badRequest('RANGE_INVALID');
+      const rows = await opts.repo.page({
+        ...(fromMs !== undefined ? { fromMs } : {}),
+        ...(toMs !== undefined ? { toMs } : {}),
+        ...(q.userId ? { userId: q.userId } : {}),
+        ...(q.deviceId ? { deviceId: q.deviceId } : {}),
+        ...(q.action ? { action: q.action } : {}),
+        limit: q.limit + 1,
+        ...(q.cursor ? { beforeId: Number(q.cursor) } : {}),
+      });
+      const items = rows.slice(0, q.limit);
+      const last = items[items.length - 1];
+      return {
+        items: items.map((e) => ({
+          id: String(e.id),
+          at: iso(e.atMs),
+          action: e.action,
+          userId: e.userId,
+          username: e.username,
+          target: e.target,
+          result: e.result,
+          ip: e.ip,
+          details: e.details ?? null,
+        })),
+        nextCursor: rows.length > q.limit && last ? String(last.id) : null,
+      };
+    },
+  });
+}

@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { LoginBodySchema, UserSchema } from '@agua/shared';
+import { SESSION_COOKIE } from '../../plugins/access';
+import { errors, PUBLIC_SECURITY, SESSION_SECURITY } from '../../lib/route-schemas';
+import { toUser } from '../users/user.mapper';
+import type { AuthService } from './auth.service';
+
+export interface AuthRoutesOptions {
+  auth: AuthService;
+  cookieSecure: boolean;
+  sessionTtlH: number;
+}
+
+/** Sign-in, sign-out, the current user and one's own password (API.md "Sign-in"). */
+export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['auth'];
+
+  const setSessionCookie = (req: FastifyRequest, reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'strict',
+      secure: opts.cookieSecure || req.protocol === 'https',
+      maxAge: opts.sessionTtlH * 3600,
+    });
+
+  r.post('/api/v1/auth/login', {
+    config: { access: 'public' },
+    schema: {
+      tags,
+      summary: 'Sign in with username, password and (admin role) master password',
+      security: PUBLIC_SECURITY,
+      body: LoginBodySchema,
+      response: { 200: UserSchema, ...errors(400, 401, 403, 429) },
+    },
+    handler: async (req, reply) => {
+      const { user, token } = await opts.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+      setSessionCookie(req, reply, token);
+      return toUser(user);
+    },
+  });
+
+  r.post('/api/v1/auth/logout', {
+    config: { access: 'session', allowPendingPasswordChange: true },
+    schema: { tags, summary: 'End this session', security: SESSION_SECURITY, response: { 204: Type.Null(), ...errors(401, 403) } },
+    handler: async (req, reply) => {
+      await opts.auth.logout(req.auth!, req.ip);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return reply.status(204).send(null);
+    },
+  });
+
+  r.get('/api/v1/auth/me', {
+    config: { access: 'session', allowPendingPasswordChange: true },
+    schema: { tags, summary: 'The signed-in user', security: SESSION_SECURITY, response: { 200: UserSchema, ...errors(401) } },
+    handler: async (req) => toUser(req.auth!.user),
+  });
+
+  r.post('/api/v1/auth/password', {
+    config: { access: 'session', allowPendingPasswordChange: true },
+    schema: {
+      tags,
+      summary: "Change one's own password (keeps this session, ends the others)",
+      security: SESSION_SECURITY,
+      body: Type.Object({
+        currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
+        newPassword: Type.String({ minLength: 1, maxLength: 1000 }),
+      }),
+      response: { 200: UserSchema, ...errors(400, 401, 403, 422) },
+    },
+    handler: async (req) => {
+      const user = await opts.auth.changeOwnPassword(req.auth!, req.body.currentPassword, req.body.newPassword, req.ip);
+      return toUser(user);
+    },
+  });
+}

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import { meetsPasswordPolicy } from '@agua/shared';
+import { AppError, unprocessable } from '../../lib/errors';
+import type { EventBus } from '../../lib/event-bus';
+import { newSecret } from '../../lib/ids';
+import type { AuditService } from '../audit/audit.service';
+import type { UserRecord, UsersRepository } from '../users/users.repository';
+import type { LoginFailuresRepository } from './login-failures.repository';
+import { hashPassword, verifyPassword } from './password';
+import type { SessionRecord, SessionsRepository } from './sessions.repository';
+
+export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
+/** Sessions are touched at most this often, so that reads do not turn into writes. */
+const TOUCH_EVERY_MS = 60 * 1000;
+
+export interface AuthOptions {
+  sessionTtlMs: number;
+  maxFailuresPerUser: number;
+  maxFailuresPerAddress: number;
+}
+
+export interface LoginInput {
+  username: string;
+  password: string;
+  masterPassword?: string | undefined;
+}
+
+export interface RequestOrigin {
+  ip: string;
+  userAgent: string | null;
+}
+
+export interface Authenticated {
+  session: SessionRecord;
+  user: UserRecord;
+}
+
+/** The cookie holds a random token; the database only its hash. */
+export function sessionIdOf(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Sign-in, sessions and one's own password (API.md "Sign-in"). */
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly failures: LoginFailuresRepository,
+    private readonly audit: AuditService,
+    private readonly bus: EventBus,
+    private readonly options: AuthOptions,
+  ) {}
+
+  /** Checks in the order API.md fixes: lockout, credentials, inactive, master password. */
+  async login(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
+    const username = input.username.trim().toLowerCase();
+    const now = Date.now();
+    await this.assertNotLockedOut(username, from.ip, now);
+
+    const user = await this.users.findByUsername(username);
+    const passwordOk = await verifyPassword(user?.passwordHash, input.password);
+    if (!user || !passwordOk) return this.fail(username, from, 'INVALID_CREDENTIALS', 401, user);
+    if (user.status !== 'active') {
+      await this.audit.record({ action: 'auth.login_failed', userId: user.id, username, target: `user:${user.id}`, result: 'denied', ip: from.ip, details: { code: 'USER_INACTIVE' } });
+      throw new AppError(403, 'USER_INACTIVE');
+    }
+    if (user.role === 'admin') {
+      if (!input.masterPassword) return this.fail(username, from, 'MASTER_PASSWORD_REQUIRED', 401, user);
+      if (!(await verifyPassword(user.masterPasswordHash, input.masterPassword))) {
+        return this.fail(username, from, 'MASTER_PASSWORD_INVALID', 401, user);
+      }
+    }
+
+    await this.failures.clear(username, from.ip);
+    const token = newSecret();
+    await this.sessions.insert({
+      id: sessionIdOf(token),
+      userId: user.id,
+      createdAtMs: now,
+      lastUsedMs: now,
+      ip: from.ip,
+      userAgent: from.userAgent?.slice(0, 300) ?? null,
+    });
+    await this.users.update(user.id, { lastLoginMs: now });
+    await this.audit.record({ action: 'auth.login', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip: from.ip });
+    return { user: { ...user, lastLoginMs: now }, token };
+  }
+
+  private async assertNotLockedOut(username: string, ip: string, now: number): Promise<void> {
+    const since = now - LOCKOUT_WINDOW_MS;
+    const byUser = await this.failures.since(since, ip, username);
+    const byAddress = await this.failures.since(since, ip);
+    const retryAt = Math.max(
+      lockedUntil(byUser, this.options.maxFailuresPerUser),
+      lockedUntil(byAddress, this.options.maxFailuresPerAddress),
+    );
+    if (retryAt > now) {
+      const seconds = Math.max(1, Math.ceil((retryAt - now) / 1000));
+      throw new AppError(429, 'TOO_MANY_ATTEMPTS', undefined, { 'retry-after': String(seconds) });
+    }
+  }
+
+  private async fail(
+    username: string,
+    from: RequestOrigin,
+    code: 'INVALID_CREDENTIALS' | 'MASTER_PASSWORD_REQUIRED' | 'MASTER_PASSWORD_INVALID',
+    status: number,
+    user: UserRecord | null,
+  ): Promise<never> {
+    await this.failures.record(username, from.ip, Date.now());
+    await this.audit.record({
+      action: 'auth.login_failed',
+      userId: user?.id ?? null,
+      username,
+      target: user ? `user:${user.id}` : null,
+      result: 'denied',
+      ip: from.ip,
+      details: { code },
+    });
+    throw new AppError(status, code);
+  }
+
+  /** The session behind a cookie's token, or null when it is unknown, expired or its user inactive. */
+  async authenticate(token: string | undefined): Promise<Authenticated | null> {
+    if (!token || token.length > 200) return null;
+    const session = await this.sessions.find(sessionIdOf(token));
+    if (!session) return null;
+    const now = Date.now();
+    if (now - session.lastUsedMs > this.options.sessionTtlMs) {
+      await this.sessions.delete(session.id);
+      return null;
+    }
+    const user = await this.users.findById(session.userId);
+    if (!user || user.status !== 'active') {
+      await this.sessions.delete(session.id);
+      return null;
+    }
+    if (now - session.lastUsedMs > TOUCH_EVERY_MS) {
+      await this.sessions.touch(session.id, now);
+      session.lastUsedMs = now;
+    }
+    return { session, user };
+  }
+
+  async logout(auth: Authenticated, ip: string): Promise<void> {
+    await this.sessions.delete(auth.session.id);
+    this.bus.emit('sessions.ended', { sessionId: auth.session.id });
+    await this.audit.record({ action: 'auth.logout', userId: auth.user.id, username: auth.user.username, target: `user:${auth.user.id}`, result: 'ok', ip });
+  }
+
+  /** Changes one's own password: keeps this session, ends the others (API.md). */
+  async changeOwnPassword(auth: Authenticated, currentPassword: string, newPassword: string, ip: string): Promise<UserRecord> {
+    const { user } = auth;
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      await this.audit.record({ action: 'user.password_changed', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'denied', ip, details: { code: 'PASSWORD_CURRENT_INVALID' } });
+      throw unprocessable('PASSWORD_CURRENT_INVALID');
+    }
+    if (!meetsPasswordPolicy(user.username, newPassword) || newPassword === currentPassword) {
+      throw unprocessable('PASSWORD_POLICY');
+    }
+    await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), mustChangePassword: false });
+    await this.endSessionsOf(user.id, auth.session.id);
+    await this.audit.record({ action: 'user.password_changed', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip });
+    return { ...user, mustChangePassword: false };
+  }
+
+  /** Ends a user's sessions (all, or all but one) and tells the live sockets at once. */
+  async endSessionsOf(userId: string, exceptSessionId?: string): Promise<void> {
+    await this.sessions.deleteByUser(userId, exceptSessionId);
+    this.bus.emit('sessions.ended', { userId, ...(exceptSessionId ? { exceptSessionId } : {}) });
+  }
+
+  async pruneExpired(): Promise<void> {
+    const now = Date.now();
+    await this.sessions.deleteIdleBefore(now - this.options.sessionTtlMs);
+    await this.failures.pruneBefore(now - LOCKOUT_WINDOW_MS);
+  }
+}
+
+/** The time a list of failure times stays locked: until the oldest of the last `max` leaves the window. */
+function lockedUntil(times: number[], max: number): number {
+  if (times.length < max) return 0;
+  const oldestRelevant = times[times.length - max] ?? 0;
+  return oldestRelevant + LOCKOUT_WINDOW_MS;
+}
+

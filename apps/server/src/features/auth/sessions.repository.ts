@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../storage/schema';
+
+export interface SessionRecord {
+  id: string;
+  userId: string;
+  createdAtMs: number;
+  lastUsedMs: number;
+}
+
+/** Server-side sessions, keyed by the SHA-256 of the cookie's token. */
+export class SessionsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async insert(s: SessionRecord & { ip: string | null; userAgent: string | null }): Promise<void> {
+    await this.db
+      .insertInto('sessions')
+      .values({
+        id: s.id,
+        user_id: s.userId,
+        created_at_ms: s.createdAtMs,
+        last_used_ms: s.lastUsedMs,
+        ip: s.ip,
+        user_agent: s.userAgent,
+      })
+      .execute();
+  }
+
+  async find(id: string): Promise<SessionRecord | null> {
+    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return null;
+    return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms) };
+  }
+
+  async touch(id: string, atMs: number): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_used_ms: atMs }).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('id', '=', id).execute();
+  }
+
+  /** Ends every session of a user, except one (the caller's own, when it changes its password). */
+  async deleteByUser(userId: string, exceptId?: string): Promise<void> {
+    let q = this.db.deleteFrom('sessions').where('user_id', '=', userId);
+    if (exceptId) q = q.where('id', '!=', exceptId);
+    await q.execute();
+  }
+
+  async deleteIdleBefore(cutoffMs: number): Promise<void> {
+    await this.db.deleteFrom('sessions').where('last_used_ms', '<', cutoffMs).execute();
+  }
+}

@@ -1,0 +1,59 @@
+import {
+  DEFAULT_CRITICAL_PCT,
+  DEFAULT_WARNING_PCT,
+  type Command,
+  type Device,
+  type GateState,
+  type Reading,
+} from '@agua/shared';
+import { iso } from '../../lib/time';
+import type { DeviceRecord, StoredReading } from './devices.repository';
+
+export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
+
+/** The API's Reading of a stored reading. */
+export function toReading(r: StoredReading): Reading {
+  return r.valueNum !== null
+    ? { value: r.valueNum, unit: 'm', status: r.status, ts: iso(r.tsMs) }
+    : { value: r.valueText as GateState, unit: null, status: r.status, ts: iso(r.tsMs) };
+}
+
+/** Offline timeout of a device: its own, or the server's default. */
+export function offlineAfterS(d: DeviceRecord, defaultS: number): number {
+  return d.settings.offlineAfterS ?? defaultS;
+}
+
+/** The API's Device of a device record and its live state. */
+export function toDevice(
+  d: DeviceRecord,
+  live: { online: boolean; lastCommand: Command | null },
+  defaultOfflineAfterS: number,
+): Device {
+  const config: Device['config'] =
+    d.type === 'level_sensor'
+      ? {
+          maxLevel: d.settings.maxLevel ?? 10,
+          unit: 'm',
+          warningPct: d.settings.warningPct ?? DEFAULT_WARNING_PCT,
+          criticalPct: d.settings.criticalPct ?? DEFAULT_CRITICAL_PCT,
+          offlineAfterS: offlineAfterS(d, defaultOfflineAfterS),
+        }
+      : {
+          state: d.gateState,
+          travelTimeoutS: d.settings.travelTimeoutS ?? DEFAULT_TRAVEL_TIMEOUT_S,
+          offlineAfterS: offlineAfterS(d, defaultOfflineAfterS),
+        };
+  return {
+    id: d.id,
+    name: d.name,
+    location: d.location,
+    type: d.type,
+    waterType: d.waterType,
+    status: live.online ? 'online' : 'offline',
+    enabled: d.enabled,
+    lastSeen: iso(d.lastSeenMs),
+    lastCommand: live.lastCommand,
+    config,
+    reading: d.reading ? toReading(d.reading) : null,
+  };
+}

@@ -1,0 +1,189 @@
+import type { Command, Device } from '@agua/shared';
+import type { EventBus } from '../../lib/event-bus';
+import { hashDeviceKey } from './device-keys';
+import { offlineAfterS, toDevice } from './device.mapper';
+import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
+
+interface LiveState {
+  record: DeviceRecord;
+  online: boolean;
+  /** Open MQTT sessions and HTTP long polls: while any is open the device is online. */
+  connections: number;
+  lastCommand: Command | null;
+}
+
+export interface DevicesServiceOptions {
+  defaultOfflineAfterS: number;
+  keyPepper: string;
+}
+
+/**
+ * The one owner of device state: stored fields plus what only memory knows (connections,
+ * online). Online = enabled and (a connection is open or heard within the offline timeout).
+ */
+export class DevicesService {
+  private readonly state = new Map<string, LiveState>();
+  private readonly byKeyHash = new Map<string, string>();
+  private readonly dirtyLastSeen = new Set<string>();
+  private ticker: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly repo: DevicesRepository,
+    private readonly bus: EventBus,
+    private readonly opts: DevicesServiceOptions,
+  ) {}
+
+  /** Loads every device into memory and starts the offline check (every second, PROTOCOL.md). */
+  async start(loadLastCommand: (commandId: string) => Promise<Command | null>): Promise<void> {
+    for (const record of await this.repo.listAll()) {
+      const lastCommand = record.lastCommandId ? await loadLastCommand(record.lastCommandId) : null;
+      this.index(record, lastCommand);
+    }
+    this.ticker = setInterval(() => this.refreshAll(), 1000);
+    this.ticker.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.ticker) clearInterval(this.ticker);
+    await this.flushLastSeen();
+  }
+
+  private index(record: DeviceRecord, lastCommand: Command | null): LiveState {
+    const live: LiveState = { record, online: false, connections: 0, lastCommand };
+    live.online = this.computeOnline(live, Date.now());
+    this.state.set(record.id, live);
+    if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
+    return live;
+  }
+
+  private computeOnline(live: LiveState, now: number): boolean {
+    const { record } = live;
+    if (!record.enabled || record.retiredAtMs !== null) return false;
+    if (live.connections > 0) return true;
+    if (record.lastSeenMs === null) return false;
+    return now - record.lastSeenMs <= offlineAfterS(record, this.opts.defaultOfflineAfterS) * 1000;
+  }
+
+  /** Re-evaluates online for one device and tells the browsers when it changed. */
+  private refresh(id: string, force = false): void {
+    const live = this.state.get(id);
+    if (!live) return;
+    const online = this.computeOnline(live, Date.now());
+    if (online !== live.online || force) {
+      live.online = online;
+      this.bus.emit('device.updated', this.toApi(live));
+    }
+  }
+
+  private refreshAll(): void {
+    for (const id of this.state.keys()) this.refresh(id);
+  }
+
+  /** The device a key belongs to (retired devices have no key). */
+  findByKey(key: string): DeviceRecord | undefined {
+    const id = this.byKeyHash.get(hashDeviceKey(this.opts.keyPepper, key));
+    return id ? this.state.get(id)?.record : undefined;
+  }
+
+  get(id: string): DeviceRecord | undefined {
+    return this.state.get(id)?.record;
+  }
+
+  isOnline(id: string): boolean {
+    return this.state.get(id)?.online ?? false;
+  }
+
+  list(includeRetired = false): Device[] {
+    const out: Device[] = [];
+    for (const live of this.state.values()) {
+      if (live.record.retiredAtMs !== null && !includeRetired) continue;
+      out.push(this.toApi(live));
+    }
+    return out;
+  }
+
+  getApi(id: string): Device | undefined {
+    const live = this.state.get(id);
+    return live ? this.toApi(live) : undefined;
+  }
+
+  private toApi(live: LiveState): Device {
+    return toDevice(live.record, live, this.opts.defaultOfflineAfterS);
+  }
+
+  /** The device was heard now: lastSeen moves, and it may come online. */
+  heard(id: string, atMs = Date.now()): void {
+    const live = this.state.get(id);
+    if (!live) return;
+    if (live.record.lastSeenMs === null || atMs > live.record.lastSeenMs) {
+      live.record.lastSeenMs = atMs;
+      this.dirtyLastSeen.add(id);
+    }
+    if (!live.online) this.refresh(id);
+  }
+
+  /** A connection (MQTT session, long poll) opened (+1) or closed (-1). */
+  connection(id: string, delta: 1 | -1): void {
+    const live = this.state.get(id);
+    if (!live) return;
+    live.connections = Math.max(0, live.connections + delta);
+    if (delta === 1) this.heard(id);
+    this.refresh(id);
+  }
+
+  /** Makes a reading current when it is newer than the current one (late batches do not move it back). */
+  setCurrentReading(id: string, reading: StoredReading): boolean {
+    const live = this.state.get(id);
+    if (!live) return false;
+    const current = live.record.reading;
+    if (current && current.tsMs > reading.tsMs) return false;
+    live.record.reading = reading;
+    if (live.record.type === 'motorized_gate' && reading.valueText) {
+      const changed = live.record.gateState !== reading.valueText;
+      live.record.gateState = reading.valueText as DeviceRecord['gateState'];
+      if (changed) this.refresh(id, true);
+    }
+    return true;
+  }
+
+  setLastCommand(command: Command): void {
+    const live = this.state.get(command.deviceId);
+    if (!live) return;
+    live.lastCommand = command;
+    live.record.lastCommandId = command.id;
+    this.refresh(command.deviceId, true);
+  }
+
+  /** Adds a device or replaces its administrative fields; keeps the key index right. */
+  upsert(record: DeviceRecord): void {
+    const existing = this.state.get(record.id);
+    if (existing?.record.keyHash) this.byKeyHash.delete(existing.record.keyHash);
+    if (existing) {
+      existing.record = { ...record, lastSeenMs: existing.record.lastSeenMs, reading: existing.record.reading, gateState: existing.record.gateState };
+      if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
+      this.refresh(record.id, true);
+    } else {
+      this.index(record, null);
+      this.refresh(record.id, true);
+    }
+  }
+
+  remove(id: string): void {
+    const live = this.state.get(id);
+    if (!live) return;
+    if (live.record.keyHash) this.byKeyHash.delete(live.record.keyHash);
+    this.state.delete(id);
+  }
+
+  /** Writes lastSeen of devices heard since the last flush. */
+  async flushLastSeen(): Promise<void> {
+    if (this.dirtyLastSeen.size === 0) return;
+    const entries: Array<[string, number]> = [];
+    for (const id of this.dirtyLastSeen) {
+      const ms = this.state.get(id)?.record.lastSeenMs;
+      if (ms !== null && ms !== undefined) entries.push([id, ms]);
+    }
+    this.dirtyLastSeen.clear();
+    await this.repo.saveLastSeen(entries);
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { PUBLIC_SECURITY, errors } from '../../lib/route-schemas';
+
+export interface SystemRoutesOptions {
+  demo: boolean;
+  version: string;
+  /** Whether storage answers; health is 503 otherwise. */
+  storageHealthy: () => Promise<boolean>;
+  /** Port of the embedded MQTT broker, or null with an external broker. */
+  mqttPort: () => number | null;
+}
+
+/** Health and the public configuration the login page needs (API.md "Public"). */
+export default async function systemRoutes(app: FastifyInstance, opts: SystemRoutesOptions) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.get('/api/health', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['system'],
+      summary: 'Whether the server can serve',
+      security: PUBLIC_SECURITY,
+      response: {
+        200: Type.Object({ status: Type.Literal('ok'), mqtt: Type.Optional(Type.Object({ port: Type.Integer() })) }),
+        503: Type.Object({ status: Type.Literal('unavailable'), error: Type.String(), code: Type.String() }),
+      },
+    },
+    handler: async (_req, reply) => {
+      if (!(await opts.storageHealthy())) {
+        return reply.status(503).send({ status: 'unavailable', error: 'Servicio no disponible.', code: 'SERVICE_UNAVAILABLE' });
+      }
+      const port = opts.mqttPort();
+      return port === null ? { status: 'ok' as const } : { status: 'ok' as const, mqtt: { port } };
+    },
+  });
+
+  r.get('/api/v1/config', {
+    config: { access: 'public' },
+    schema: {
+      tags: ['system'],
+      summary: 'What the login page needs; nothing secret',
+      security: PUBLIC_SECURITY,
+      response: { 200: Type.Object({ demo: Type.Boolean(), version: Type.String() }), ...errors(500) },
+    },
+    handler: async () => ({ demo: opts.demo, version: opts.version }),
+  });
+}

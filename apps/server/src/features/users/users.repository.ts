@@ -1,0 +1,123 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Role, UserStatus } from '@agua/shared';
+import type { Database, UsersTable } from '../../storage/schema';
+
+export interface UserRecord {
+  id: string;
+  username: string;
+  name: string;
+  email: string;
+  role: Role;
+  status: UserStatus;
+  passwordHash: string | null;
+  masterPasswordHash: string | null;
+  mustChangePassword: boolean;
+  lastLoginMs: number | null;
+  createdAtMs: number;
+}
+
+function toRecord(row: Selectable<UsersTable>): UserRecord {
+  return {
+    id: row.id,
+    username: row.username,
+    name: row.name,
+    email: row.email,
+    role: row.role as Role,
+    status: row.status as UserStatus,
+    passwordHash: row.password_hash,
+    masterPasswordHash: row.master_password_hash,
+    mustChangePassword: row.must_change_password === 1,
+    lastLoginMs: row.last_login_ms === null ? null : Number(row.last_login_ms),
+    createdAtMs: Number(row.created_at_ms),
+  };
+}
+
+export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAtMs'>>;
+
+/** Users, stored. */
+export class UsersRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async findById(id: string): Promise<UserRecord | null> {
+    const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  /** Usernames are stored lower-case; lookup is therefore case-insensitive. */
+  async findByUsername(username: string): Promise<UserRecord | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('username', '=', username.trim().toLowerCase())
+      .executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async findByEmail(email: string): Promise<UserRecord | null> {
+    const row = await this.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', email.trim().toLowerCase())
+      .executeTakeFirst();
+    return row ? toRecord(row) : null;
+  }
+
+  async list(): Promise<UserRecord[]> {
+    const rows = await this.db.selectFrom('users').selectAll().orderBy('created_at_ms').orderBy('username').execute();
+    return rows.map(toRecord);
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async countActiveAdmins(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'admin')
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async insert(user: UserRecord): Promise<void> {
+    const now = Date.now();
+    await this.db
+      .insertInto('users')
+      .values({
+        id: user.id,
+        username: user.username.trim().toLowerCase(),
+        name: user.name,
+        email: user.email.trim().toLowerCase(),
+        role: user.role,
+        status: user.status,
+        password_hash: user.passwordHash,
+        master_password_hash: user.masterPasswordHash,
+        must_change_password: user.mustChangePassword ? 1 : 0,
+        last_login_ms: user.lastLoginMs,
+        created_at_ms: user.createdAtMs,
+        updated_at_ms: now,
+      })
+      .execute();
+  }
+
+  async update(id: string, patch: UserPatch): Promise<void> {
+    const values: Partial<Selectable<UsersTable>> = { updated_at_ms: Date.now() };
+    if (patch.username !== undefined) values.username = patch.username.trim().toLowerCase();
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.email !== undefined) values.email = patch.email.trim().toLowerCase();
+    if (patch.role !== undefined) values.role = patch.role;
+    if (patch.status !== undefined) values.status = patch.status;
+    if (patch.passwordHash !== undefined) values.password_hash = patch.passwordHash;
+    if (patch.masterPasswordHash !== undefined) values.master_password_hash = patch.masterPasswordHash;
+    if (patch.mustChangePassword !== undefined) values.must_change_password = patch.mustChangePassword ? 1 : 0;
+    if (patch.lastLoginMs !== undefined) values.last_login_ms = patch.lastLoginMs;
+    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  }
+}

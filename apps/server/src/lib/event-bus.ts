@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+import type { Command, Device, Reading } from '@agua/shared';
+
+/**
+ * In-process events between features. The live socket turns some of them into frames; the
+ * session ones cut sockets at once. A later scale mode can bridge this bus over Redis.
+ */
+export interface InternalEvents {
+  'reading.created': { deviceId: string; reading: Reading };
+  'device.updated': Device;
+  'command.updated': Command;
+  /** Sessions ended: one (sessionId), or all of a user's (userId) but exceptSessionId. */
+  'sessions.ended': { sessionId?: string; userId?: string; exceptSessionId?: string };
+  /** A device's key was rotated, it was disabled or retired: cut its connections. */
+  'device.revoked': { deviceId: string };
+}
+
+export class EventBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  emit<K extends keyof InternalEvents>(type: K, data: InternalEvents[K]): void {
+    this.emitter.emit(type, data);
+  }
+
+  on<K extends keyof InternalEvents>(type: K, listener: (data: InternalEvents[K]) => void): () => void {
+    this.emitter.on(type, listener);
+    return () => this.emitter.off(type, listener);
+  }
+}

@@ -1,0 +1,61 @@
+// Provides request.auth and the per-route access check; needs the AuthService.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { can, type Permission } from '@agua/shared';
+import { AppError, forbidden, unauthorized } from '../lib/errors';
+import type { Authenticated, AuthService } from '../features/auth/auth.service';
+
+export const SESSION_COOKIE = 'agua_session';
+
+/**
+ * Who may call a route: 'public' (anyone), 'device' (a device key, checked by the telemetry
+ * feature), 'session' (any signed-in user), 'admin' (role admin exactly), or a permission.
+ */
+export type Access = 'public' | 'device' | 'session' | 'admin' | Permission;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Reachable while the user must still change a temporary password (API.md). */
+    allowPendingPasswordChange?: boolean;
+  }
+  interface FastifyRequest {
+    auth: Authenticated | null;
+  }
+}
+
+/** Resolves the session cookie and enforces the route's declared access before anything else runs. */
+async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService }) {
+  app.decorateRequest('auth', null);
+
+  // Secure by default: an API route that forgets to declare its access does not start.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/v1/') && !route.config?.access) {
+      throw new Error(`route ${route.method} ${route.url} declares no access`);
+    }
+  });
+
+  app.addHook('onRequest', async (req) => {
+    const access = req.routeOptions.config?.access ?? 'public';
+    if (access === 'public' || access === 'device') return;
+    req.auth = await opts.auth.authenticate(req.cookies[SESSION_COOKIE]);
+    assertAccess(req, access);
+  });
+}
+
+/** Throws the API's 401/403 when the request may not use a route of this access. */
+export function assertAccess(req: FastifyRequest, access: Exclude<Access, 'public' | 'device'>): void {
+  const auth = req.auth;
+  if (!auth) throw unauthorized();
+  if (auth.user.mustChangePassword && !req.routeOptions.config?.allowPendingPasswordChange) {
+    throw new AppError(403, 'PASSWORD_CHANGE_REQUIRED');
+  }
+  if (access === 'session') return;
+  if (access === 'admin') {
+    if (auth.user.role !== 'admin') throw forbidden();
+    return;
+  }
+  if (!can(auth.user, access)) throw forbidden();
+}
+
+export default fp(accessPlugin, { name: 'access', dependencies: ['@fastify/cookie'] });

@@ -1,0 +1,31 @@
+// Serves the built web app, with index.html for every client-side route; needs apps/web/dist.
+import fs from 'node:fs';
+import path from 'node:path';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { errorMessage } from '@agua/shared';
+
+async function webAppPlugin(app: FastifyInstance, opts: { distDir: string | null }) {
+  const dist = opts.distDir;
+  const hasApp = dist !== null && fs.existsSync(path.join(dist, 'index.html'));
+  if (hasApp) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        // Hashed assets never change; index.html must always be fresh.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/api/') || req.url === '/api' || !hasApp || (req.method !== 'GET' && req.method !== 'HEAD')) {
+      return reply.status(404).send({ error: errorMessage('ROUTE_NOT_FOUND'), code: 'ROUTE_NOT_FOUND' });
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}
+
+export default fp(webAppPlugin, { name: 'web-app' });

@@ -1,0 +1,53 @@
+import { buildApp } from './app';
+import { ConfigError, isLoopback, loadConfig } from './config/env';
+
+/** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await buildApp(config);
+  if (config.demo && !isLoopback(config.host)) {
+    app.log.warn(
+      `DEMO MODE ON A NETWORK ADDRESS (${config.host}): the demo passwords and device keys are public. Set DEMO=false for a real installation.`,
+    );
+  }
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.log.error({ err }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') {
+      app.log.fatal(`Port ${config.port} is already in use (PORT). Choose another with PORT=…`);
+    } else {
+      app.log.fatal({ err }, 'could not start');
+    }
+    await app.close().catch(() => undefined);
+    process.exit(1);
+  }
+}
+
+void main();

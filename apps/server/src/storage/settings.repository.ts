@@ -1,0 +1,17 @@
+import type { Kysely } from 'kysely';
+import type { Database } from './schema';
+
+/** Small server-wide values that must survive restarts (the device-key pepper). */
+export class SettingsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** The stored value, or the created one stored on first use. */
+  async getOrCreate(key: string, create: () => string): Promise<string> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+    if (row) return row.value;
+    const value = create();
+    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    const stored = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+    return stored.value;
+  }
+}

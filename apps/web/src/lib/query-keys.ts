@@ -1,0 +1,13 @@
+/**
+ * Query keys shared by the features and the live socket. They live here, not in a feature, because
+ * the live socket (lib) writes into the same cache entries the features read.
+ */
+export const queryKeys = {
+  devices: ['devices'] as const,
+  deviceCommands: (deviceId: string) => ['commands', { deviceId }] as const,
+  allCommands: ['commands'] as const,
+  deviceReadings: (deviceId: string) => ['readings', deviceId] as const,
+  users: ['users'] as const,
+  audit: ['audit'] as const,
+  config: ['config'] as const,
+} as const;

@@ -1,0 +1,33 @@
+import { fileURLToPath, URL } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+// The API server (apps/server) listens on 8080 in development; the browser talks to it only
+// through this same-origin proxy so that the session cookie (SameSite=Strict) and the CSRF
+// origin check behave exactly as in production.
+const API_TARGET = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
+  },
+  server: {
+    port: 5173,
+    proxy: {
+      // `ws: true` carries the live socket (/api/v1/live); changeOrigin stays false so the
+      // server sees the browser's Host and accepts its Origin.
+      '/api': { target: API_TARGET, ws: true },
+    },
+  },
+  preview: {
+    proxy: { '/api': { target: API_TARGET, ws: true } },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 600,
+  },
+});

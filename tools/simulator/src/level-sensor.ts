@@ -1,0 +1,225 @@
+import { READING_INTERVAL_MS, type CommandAck, type DeviceCommand, type TelemetryMessage } from '@agua/shared';
+import { CommandGuard, Sequencer, silentLogger, type DeviceIO, type SimLogger, type VirtualDevice } from './device-core';
+import { createRng, gaussian, randomSeed, type Rng } from './rng';
+
+/*
+ * The water model works in fractions of maxLevel so that a 10 m overflow channel and a 5 m tank
+ * behave alike. Rates are "per reference step" of 3 s and scaled by the real step, so changing the
+ * reading interval changes how often we look, not how fast the water moves.
+ *
+ * - Inflow wanders slowly around a base (mean-reverting random walk), and now and then a "storm"
+ *   adds a surge for a minute or two: that is what pushes the level over 60 % and 85 %.
+ * - Outflow is a gravity drain (∝ √level, Torricelli) plus a pump with hysteresis: it starts above
+ *   PUMP_ON and stops below PUMP_OFF, which brings the level back down after a surge.
+ * - The sensor adds a little ripple noise; everything is clamped to [0, maxLevel] (a full channel
+ *   overflows, it does not rise past its rim).
+ */
+const REF_STEP_MS = 3000;
+const BASE_INFLOW = 0.0085; // fraction of maxLevel per step
+const INFLOW_REVERSION = 0.04; // how fast inflow returns to its base
+const INFLOW_NOISE = 0.0012;
+const DRAIN = 0.011; // drain = DRAIN * sqrt(level): equilibrium ≈ (BASE_INFLOW / DRAIN)² ≈ 0.6
+const PUMP_RATE = 0.02;
+const PUMP_ON = 0.78;
+const PUMP_OFF = 0.4;
+const STORM_CHANCE = 0.012; // per step, ≈ one storm every ~4 minutes at 3 s
+const STORM_MIN = 0.012;
+const STORM_MAX = 0.035;
+const STORM_STEPS_MIN = 15;
+const STORM_STEPS_MAX = 60;
+const RIPPLE = 0.002; // sensor noise, fraction of maxLevel
+
+export interface LevelWalkOptions {
+  maxLevel: number;
+  rng?: Rng;
+  /** Starting level as a fraction of maxLevel; random in [0.3, 0.55] when omitted. */
+  initialFraction?: number;
+}
+
+/** The tank/channel whose level the sensor measures. Pure: time only moves through step(). */
+export class LevelWalk {
+  readonly maxLevel: number;
+  private readonly rng: Rng;
+  private level: number; // true level, fraction of maxLevel
+  private inflow = BASE_INFLOW;
+  private stormInflow = 0;
+  private stormSteps = 0;
+  private pumpOn = false;
+
+  constructor(options: LevelWalkOptions) {
+    if (!(options.maxLevel > 0)) throw new Error(`maxLevel must be > 0, got ${options.maxLevel}`);
+    this.maxLevel = options.maxLevel;
+    this.rng = options.rng ?? createRng(randomSeed());
+    this.level = clamp01(options.initialFraction ?? 0.3 + this.rng() * 0.25);
+  }
+
+  /** Advance the water by dtMs and return the sensor's reading in metres (2 decimals). */
+  step(dtMs: number = REF_STEP_MS): number {
+    const k = Math.max(0, dtMs) / REF_STEP_MS;
+    if (k > 0) this.advance(k);
+    return this.read();
+  }
+
+  /** A reading of the current level without moving time (sensor ripple included). */
+  read(): number {
+    const measured = clamp01(this.level + gaussian(this.rng) * RIPPLE);
+    return round2(measured * this.maxLevel);
+  }
+
+  private advance(k: number): void {
+    const rng = this.rng;
+    this.inflow += INFLOW_REVERSION * (BASE_INFLOW - this.inflow) * k + INFLOW_NOISE * Math.sqrt(k) * gaussian(rng);
+    this.inflow = Math.max(0, this.inflow);
+
+    if (this.stormSteps > 0) {
+      this.stormSteps -= k;
+    } else if (rng() < 1 - Math.pow(1 - STORM_CHANCE, k)) {
+      this.stormInflow = STORM_MIN + rng() * (STORM_MAX - STORM_MIN);
+      this.stormSteps = STORM_STEPS_MIN + rng() * (STORM_STEPS_MAX - STORM_STEPS_MIN);
+    }
+    const storm = this.stormSteps > 0 ? this.stormInflow : 0;
+
+    if (this.level > PUMP_ON) this.pumpOn = true;
+    else if (this.level < PUMP_OFF) this.pumpOn = false;
+
+    const outflow = DRAIN * Math.sqrt(this.level) + (this.pumpOn ? PUMP_RATE : 0);
+    this.level = clamp01(this.level + (this.inflow + storm - outflow) * k);
+  }
+}
+
+export interface LevelSensorOptions {
+  id: string;
+  maxLevel: number;
+  io: DeviceIO;
+  intervalMs?: number;
+  rng?: Rng;
+  /** How long the board is "off" during a `restart` command. */
+  restartDelayMs?: number;
+  logger?: SimLogger;
+  /** Delay before the first reading, to spread a large fleet over the interval. */
+  startDelayMs?: number;
+}
+
+/** A virtual ESP32 with a level sensor: a reading every interval, `read` and `restart` commands. */
+export class LevelSensor implements VirtualDevice {
+  readonly id: string;
+  private readonly io: DeviceIO;
+  private readonly walk: LevelWalk;
+  private readonly intervalMs: number;
+  private readonly restartDelayMs: number;
+  private readonly startDelayMs: number;
+  private readonly logger: SimLogger;
+  private readonly seq: Sequencer;
+  private readonly guard = new CommandGuard();
+  private timer: NodeJS.Timeout | undefined;
+  private lastStepAt = 0;
+  private running = false;
+  private restarting = false;
+
+  constructor(options: LevelSensorOptions) {
+    this.id = options.id;
+    this.io = options.io;
+    const rng = options.rng ?? createRng(randomSeed());
+    this.walk = new LevelWalk({ maxLevel: options.maxLevel, rng });
+    this.intervalMs = options.intervalMs ?? READING_INTERVAL_MS;
+    this.restartDelayMs = options.restartDelayMs ?? 1000;
+    this.startDelayMs = options.startDelayMs ?? 0;
+    this.logger = options.logger ?? silentLogger;
+    this.seq = new Sequencer(options.rng);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.lastStepAt = Date.now();
+    this.schedule(this.startDelayMs);
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  handleCommand(command: DeviceCommand): void {
+    const verdict = this.guard.check(command);
+    if (verdict.kind === 'expired') {
+      this.logger.debug?.(`${this.id}: ignoring expired command ${command.id}`);
+      return;
+    }
+    if (verdict.kind === 'duplicate') {
+      if (verdict.ack) void this.io.ack(command.id, verdict.ack);
+      return;
+    }
+    void this.execute(command);
+  }
+
+  private async execute(command: DeviceCommand): Promise<void> {
+    const reply = async (ack: CommandAck) => {
+      this.guard.remember(command.id, ack);
+      await this.io.ack(command.id, ack);
+    };
+    switch (command.command) {
+      case 'read':
+        await reply({ success: true });
+        if (this.running && !this.restarting) this.emitReading(); // at once; the interval is unchanged
+        return;
+      case 'restart':
+        await reply({ success: true });
+        await this.restart();
+        return;
+      default:
+        await reply({ success: false, message: `Comando no soportado: ${command.command}` });
+    }
+  }
+
+  /** What a reboot looks like from outside: silence, a new connection, new boot, seq from 0. */
+  private async restart(): Promise<void> {
+    if (!this.running || this.restarting) return;
+    this.restarting = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, this.restartDelayMs));
+      if (!this.running) return;
+      this.seq.reboot();
+      this.logger.info(`${this.id}: restarted (boot ${this.seq.boot})`);
+      await this.io.reconnect();
+      if (!this.running) return;
+      this.emitReading();
+      this.schedule(this.intervalMs);
+    } finally {
+      this.restarting = false;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => {
+      this.emitReading();
+      this.schedule(this.intervalMs);
+    }, delayMs);
+  }
+
+  private emitReading(): void {
+    const now = Date.now();
+    const value = this.walk.step(now - this.lastStepAt);
+    this.lastStepAt = now;
+    const message: TelemetryMessage = {
+      deviceId: this.id,
+      type: 'level_sensor',
+      data: { value, unit: 'm' },
+      ts: now,
+      ...this.seq.next(),
+    };
+    this.io.send(message);
+  }
+}
+
+function clamp01(x: number): number {
+  return Math.min(1, Math.max(0, x));
+}
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
