@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import websocket from '@fastify/websocket';
 import type { Config } from './config/env';
 import { seedDemo } from './demo/seed';
 import { AuditRepository } from './features/audit/audit.repository';
@@ -13,7 +14,13 @@ import { SessionsRepository } from './features/auth/sessions.repository';
 import { DevicesRepository } from './features/devices/devices.repository';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
+import liveRoutes from './features/live/live.routes';
+import { MqttBroker } from './features/mqtt/mqtt.broker';
 import systemRoutes from './features/system/system.routes';
+import { DeviceRateLimiter } from './features/telemetry/rate-limiter';
+import { SqliteReadingsWriter } from './features/telemetry/readings.writer';
+import telemetryRoutes from './features/telemetry/telemetry.routes';
+import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
@@ -47,6 +54,10 @@ export interface AppContext {
   auth: AuthService;
   devices: DevicesService;
   devicesRepo: DevicesRepository;
+  telemetry: TelemetryService;
+  limiter: DeviceRateLimiter;
+  readingsWriter: SqliteReadingsWriter;
+  mqtt: MqttBroker;
 }
 
 declare module 'fastify' {
@@ -77,6 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.decorate('ctx', ctx);
 
   await app.register(cookie);
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(errorHandlerPlugin);
   await app.register(openapiPlugin, { version: config.version });
   await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
@@ -93,20 +105,30 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         return false;
       }
     },
-    mqttPort: () => null,
+    mqttPort: () => ctx.mqtt.port(),
   });
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: ctx.devices });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
+  await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: async () => [] });
+  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
+
+  // The broker takes its port when the app gets ready, so a taken port stops the start.
+  app.addHook('onReady', async () => {
+    const port = await ctx.mqtt.listen();
+    app.log.info({ port }, 'embedded MQTT broker listening');
+  });
 
   const housekeeping = setInterval(() => {
     ctx.auth.pruneExpired().catch((err: unknown) => app.log.error({ err }, 'session pruning failed'));
     ctx.devices.flushLastSeen().catch((err: unknown) => app.log.error({ err }, 'lastSeen flush failed'));
+    ctx.readingsWriter.pruneDedupeBefore(Date.now() - 24 * 3600 * 1000);
   }, 5_000);
   housekeeping.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await ctx.mqtt.close();
     await ctx.devices.stop();
   });
   return app;
@@ -128,5 +150,9 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
   const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper });
   await devices.start(async () => null);
-  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo };
+  const readingsWriter = new SqliteReadingsWriter(storage.sqlite);
+  const telemetry = new TelemetryService(readingsWriter, devices, bus);
+  const limiter = new DeviceRateLimiter(config.deviceRateLimit);
+  const mqtt = new MqttBroker({ port: config.mqttPort, host: config.host, telemetry, devices, limiter, bus, log: app.log });
+  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, isLoopback, loadConfig } from './config/env';
+import { MqttPortError } from './features/mqtt/mqtt.broker';
 
 /** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main(): Promise<void> {
@@ -40,7 +41,9 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EADDRINUSE') {
+    if (err instanceof MqttPortError) {
+      app.log.fatal(err.message);
+    } else if (e.code === 'EADDRINUSE') {
       app.log.fatal(`Port ${config.port} is already in use (PORT). Choose another with PORT=…`);
     } else {
       app.log.fatal({ err }, 'could not start');

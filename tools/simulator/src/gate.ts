@@ -182,14 +182,14 @@ export class Gate implements VirtualDevice {
   }
 
   private scheduleReport(delayMs: number): void {
+    clearTimeout(this.reportTimer);
     if (!this.running) return;
-    this.reportTimer = setTimeout(() => {
-      this.report();
-      this.scheduleReport(this.intervalMs);
-    }, delayMs);
+    this.reportTimer = setTimeout(() => this.report(), delayMs);
   }
 
+  /** Report now and restart the interval: a change is reported at once, not twice in a row. */
   private report(): void {
+    this.scheduleReport(this.intervalMs);
     const message: TelemetryMessage = {
       deviceId: this.id,
       type: 'motorized_gate',

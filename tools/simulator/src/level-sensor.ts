@@ -125,7 +125,9 @@ export class LevelSensor implements VirtualDevice {
     this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.startDelayMs = options.startDelayMs ?? 0;
     this.logger = options.logger ?? silentLogger;
-    this.seq = new Sequencer(options.rng);
+    // boot stays truly random even with a seeded rng: a replayed boot would make the server
+    // discard a rerun's readings as duplicates of the last run's.
+    this.seq = new Sequencer();
   }
 
   start(): void {
@@ -162,7 +164,10 @@ export class LevelSensor implements VirtualDevice {
     switch (command.command) {
       case 'read':
         await reply({ success: true });
-        if (this.running && !this.restarting) this.emitReading(); // at once; the interval is unchanged
+        if (this.running && !this.restarting) {
+          this.emitReading(); // at once, and the next one a full interval later
+          this.schedule(this.intervalMs);
+        }
         return;
       case 'restart':
         await reply({ success: true });
@@ -194,6 +199,7 @@ export class LevelSensor implements VirtualDevice {
   }
 
   private schedule(delayMs: number): void {
+    clearTimeout(this.timer);
     if (!this.running) return;
     this.timer = setTimeout(() => {
       this.emitReading();

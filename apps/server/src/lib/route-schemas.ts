@@ -6,8 +6,9 @@ export function errors(...statuses: number[]): Record<number, typeof ErrorEnvelo
 }
 
 /** OpenAPI security of routes that need a signed-in session (cookie). */
-export const SESSION_SECURITY = [{ session: [] }];
+type Security = Array<Record<string, string[]>>;
+export const SESSION_SECURITY: Security = [{ session: [] }];
 /** OpenAPI security of the device routes (API key in X-API-Key or Bearer). */
-export const DEVICE_SECURITY = [{ deviceKey: [] }, { deviceBearer: [] }];
+export const DEVICE_SECURITY: Security = [{ deviceKey: [] }, { deviceBearer: [] }];
 /** OpenAPI security of public routes. */
-export const PUBLIC_SECURITY: Array<Record<string, string[]>> = [];
+export const PUBLIC_SECURITY: Security = [];

@@ -142,6 +142,17 @@ export class AuthService {
     return { session, user };
   }
 
+  /** Whether a session (by its stored id) is still alive, for long-lived sockets. */
+  async authenticateSessionId(sessionId: string): Promise<boolean> {
+    const session = await this.sessions.find(sessionId);
+    if (!session || Date.now() - session.lastUsedMs > this.options.sessionTtlMs) return false;
+    const user = await this.users.findById(session.userId);
+    if (!user || user.status !== 'active' || user.mustChangePassword) return false;
+    // A screen that stays open on the live socket is in use: its session does not idle out.
+    await this.sessions.touch(sessionId, Date.now());
+    return true;
+  }
+
   async logout(auth: Authenticated, ip: string): Promise<void> {
     await this.sessions.delete(auth.session.id);
     this.bus.emit('sessions.ended', { sessionId: auth.session.id });

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_PATH, type LiveEvent, type Reading } from '@agua/shared';
+import type { EventBus } from '../../lib/event-bus';
+import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import type { AuthService } from '../auth/auth.service';
+import type { DevicesService } from '../devices/devices.service';
+import { toUser } from '../users/user.mapper';
+
+/** Readings of a device are coalesced to the latest, but never held back longer than this (API.md). */
+const COALESCE_MS = 25;
+/** A browser that cannot keep up is dropped (it reconnects and gets a fresh snapshot). */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** How often a socket's session is re-checked (expiry by idle time). */
+const SESSION_RECHECK_MS = 60_000;
+
+interface LiveClient {
+  socket: WebSocket;
+  sessionId: string;
+  userId: string;
+}
+
+export interface LiveRoutesOptions {
+  bus: EventBus;
+  auth: AuthService;
+  devices: DevicesService;
+}
+
+/** The live socket: one snapshot, then typed events (API.md "Live socket"). */
+export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesOptions) {
+  const clients = new Set<LiveClient>();
+  const pendingReadings = new Map<string, Reading>();
+  let flushTimer: NodeJS.Timeout | undefined;
+
+  const broadcast = (frame: string) => {
+    for (const c of clients) {
+      if (c.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+        c.socket.close(1013, 'too slow');
+        continue;
+      }
+      c.socket.send(frame);
+    }
+  };
+  const send = (event: LiveEvent) => broadcast(JSON.stringify(event));
+
+  const flushReadings = () => {
+    flushTimer = undefined;
+    for (const [deviceId, reading] of pendingReadings) send({ type: 'reading.created', data: { deviceId, reading } });
+    pendingReadings.clear();
+  };
+
+  const offs = [
+    opts.bus.on('reading.created', ({ deviceId, reading }) => {
+      if (clients.size === 0) return;
+      pendingReadings.set(deviceId, reading);
+      flushTimer ??= setTimeout(flushReadings, COALESCE_MS);
+    }),
+    opts.bus.on('device.updated', (device) => send({ type: 'device.updated', data: device })),
+    opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
+    opts.bus.on('sessions.ended', ({ sessionId, userId, exceptSessionId }) => {
+      for (const c of clients) {
+        const ended = sessionId ? c.sessionId === sessionId : c.userId === userId && c.sessionId !== exceptSessionId;
+        if (ended) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+      }
+    }),
+  ];
+
+  const recheck = setInterval(() => {
+    for (const c of clients) {
+      void opts.auth.authenticateSessionId(c.sessionId).then((ok) => {
+        if (!ok) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+      });
+    }
+  }, SESSION_RECHECK_MS);
+  recheck.unref();
+
+  app.addHook('onClose', async () => {
+    offs.forEach((off) => off());
+    clearInterval(recheck);
+    if (flushTimer) clearTimeout(flushTimer);
+    for (const c of clients) c.socket.close(1001, 'server shutting down');
+  });
+
+  app.get(
+    LIVE_PATH,
+    {
+      websocket: true,
+      config: { access: 'read' },
+      schema: {
+        tags: ['live'],
+        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated',
+        security: SESSION_SECURITY,
+        response: errors(401, 403),
+      },
+    },
+    (socket, req) => {
+      const auth = req.auth!;
+      const client: LiveClient = { socket, sessionId: auth.session.id, userId: auth.user.id };
+      clients.add(client);
+      socket.on('close', () => clients.delete(client));
+      socket.on('error', () => clients.delete(client));
+      // Browsers send nothing we act on; ignore input rather than trusting it.
+      socket.on('message', () => undefined);
+      const hello: LiveEvent = { type: 'hello', data: { user: toUser(auth.user), devices: opts.devices.list() } };
+      socket.send(JSON.stringify(hello));
+    },
+  );
+}

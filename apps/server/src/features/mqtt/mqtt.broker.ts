@@ -1,0 +1,184 @@
+import net from 'node:net';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import type { FastifyBaseLogger } from 'fastify';
+import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/event-bus';
+import type { DevicesService } from '../devices/devices.service';
+import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
+import type { TelemetryService } from '../telemetry/telemetry.service';
+
+export interface MqttBrokerOptions {
+  port: number;
+  host: string;
+  telemetry: TelemetryService;
+  devices: DevicesService;
+  limiter: DeviceRateLimiter;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+  /** A device's command acknowledgement (issue: commands); returns when it is stored. */
+  onCommandAck?: (deviceId: string, payload: unknown) => Promise<void>;
+}
+
+/** Thrown when the embedded broker cannot take its port. */
+export class MqttPortError extends Error {}
+
+const NOT_AUTHORIZED = 5;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The embedded MQTT broker (Aedes) speaking PROTOCOL.md: devices authenticate with id + key,
+ * publish and subscribe only under their own topics, and a QoS 1 PUBACK means stored.
+ */
+export class MqttBroker {
+  private readonly aedes: Aedes;
+  private readonly server: net.Server;
+  /** The open session of each device: a reconnect replaces it. */
+  private readonly sessions = new Map<string, Client>();
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly opts: MqttBrokerOptions) {
+    this.aedes = new Aedes({ drainTimeout: 30_000, maxClientsIdLength: 64 });
+    this.aedes.authenticate = (client, username, password, done) => this.authenticate(client, username, password, done);
+    this.aedes.authorizePublish = (client, packet, done) => {
+      this.authorizePublish(client, packet).then(() => done(null), (err: Error) => done(err));
+    };
+    this.aedes.authorizeSubscribe = (client, sub, done) => done(null, this.ownsTopic(client, sub.topic) ? sub : null);
+    this.aedes.on('clientReady', (client) => this.clientReady(client));
+    this.aedes.on('clientDisconnect', (client) => this.clientGone(client));
+    this.server = net.createServer(this.aedes.handle);
+    this.unsubscribe = opts.bus.on('device.revoked', ({ deviceId }) => this.disconnect(deviceId));
+  }
+
+  /** Starts listening; a taken port is a clear error naming MQTT_PORT. */
+  async listen(): Promise<number> {
+    await this.aedes.listen(); // Aedes 1.x: readies its persistence; nothing is served before.
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: NodeJS.ErrnoException) => {
+        reject(
+          err.code === 'EADDRINUSE'
+            ? new MqttPortError(`MQTT_PORT ${this.opts.port} is already in use: another MQTT broker runs there. Choose another port, e.g. MQTT_PORT=1884 (0 = any free port).`)
+            : err,
+        );
+      };
+      this.server.once('error', onError);
+      this.server.listen(this.opts.port, this.opts.host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    return this.port();
+  }
+
+  port(): number {
+    const address = this.server.address();
+    return typeof address === 'object' && address ? address.port : this.opts.port;
+  }
+
+  async close(): Promise<void> {
+    this.unsubscribe();
+    await new Promise<void>((resolve) => this.aedes.close(() => resolve()));
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Publishes a message to a device (commands, refusals). */
+  publish(topic: string, payload: unknown, qos: 0 | 1 = 1): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.aedes.publish(
+        { cmd: 'publish', topic, payload: Buffer.from(JSON.stringify(payload)), qos, retain: false, dup: false },
+        (err) => (err ? reject(err) : resolve()),
+      );
+    });
+  }
+
+  /** Closes a device's session (disabled, key rotated, retired). */
+  disconnect(deviceId: string): void {
+    this.sessions.get(deviceId)?.close();
+  }
+
+  isConnected(deviceId: string): boolean {
+    return this.sessions.has(deviceId);
+  }
+
+  private authenticate(
+    client: Client,
+    username: Readonly<string> | undefined,
+    password: Readonly<Buffer> | undefined,
+    done: (error: AuthenticateError | null, success: boolean | null) => void,
+  ): void {
+    const refuse = () => {
+      const err = new Error('not authorized') as AuthenticateError;
+      err.returnCode = NOT_AUTHORIZED;
+      done(err, null);
+    };
+    if (!username || client.id !== username || !password) return refuse();
+    try {
+      const device = this.opts.telemetry.authenticate(password.toString('utf8'));
+      if (device.id !== username) return refuse();
+    } catch {
+      return refuse();
+    }
+    done(null, true);
+  }
+
+  private ownsTopic(client: Client | null, topic: string): boolean {
+    return client !== null && topic.startsWith(`${TOPIC_PREFIX}${client.id}/`) && !topic.includes('#') && !topic.includes('+');
+  }
+
+  private async authorizePublish(client: Client | null, packet: PublishPacket): Promise<void> {
+    if (!client) return; // a stored last will published by the broker itself
+    if (!this.ownsTopic(client, packet.topic)) throw new Error(`publish outside its own topics: ${packet.topic}`);
+    const id = client.id;
+    if (packet.topic === topics.telemetry(id)) return this.telemetry(id, packet);
+    if (packet.topic === topics.commandAck(id) && this.opts.onCommandAck) {
+      const body = parseJson(packet.payload);
+      if (body !== undefined) await this.opts.onCommandAck(id, body).catch((err: unknown) => this.refused(id, err));
+      else await this.refused(id, new AppError(400, 'INVALID_JSON'));
+    }
+  }
+
+  /** Stores telemetry before the PUBACK; a refusal is acknowledged and reported on the errors topic. */
+  private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
+    // Over the rate limit nothing is dropped: the PUBACK waits, which slows the device down.
+    for (let wait = this.opts.limiter.take(deviceId); wait > 0; wait = this.opts.limiter.take(deviceId)) await sleep(wait);
+    try {
+      const device = this.opts.telemetry.activeDevice(deviceId);
+      if (packet.payload.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
+      const body = parseJson(packet.payload);
+      if (body === undefined) throw new AppError(400, 'INVALID_JSON');
+      await this.opts.telemetry.ingest(device, body);
+    } catch (err) {
+      await this.refused(deviceId, err);
+    }
+  }
+
+  private async refused(deviceId: string, err: unknown): Promise<void> {
+    if (!(err instanceof AppError)) {
+      this.opts.log.error({ err, deviceId }, 'mqtt message failed');
+      err = new AppError(500, 'INTERNAL_ERROR');
+    }
+    const e = err as AppError;
+    const body = { error: e.message || errorMessage(e.code), code: e.code, ...(e.details !== undefined ? { details: e.details } : {}) };
+    await this.publish(topics.errors(deviceId), body).catch(() => undefined);
+  }
+
+  private clientReady(client: Client): void {
+    const previous = this.sessions.get(client.id);
+    this.sessions.set(client.id, client);
+    if (!previous) this.opts.devices.connection(client.id, 1);
+  }
+
+  private clientGone(client: Client): void {
+    if (this.sessions.get(client.id) !== client) return;
+    this.sessions.delete(client.id);
+    this.opts.devices.connection(client.id, -1);
+  }
+}
+
+function parseJson(payload: Buffer | string): unknown {
+  try {
+    return JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,83 @@
+import { gateStatus, levelStatus } from '@agua/shared';
+import { AppError } from '../../lib/errors';
+import type { EventBus } from '../../lib/event-bus';
+import { toReading } from '../devices/device.mapper';
+import type { DeviceRecord } from '../devices/devices.repository';
+import type { DevicesService } from '../devices/devices.service';
+import { GroupCommit } from './group-commit';
+import type { ReadingToStore, SqliteReadingsWriter } from './readings.writer';
+import { validateTelemetry, type ValidMessage } from './telemetry.validate';
+
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+}
+
+/**
+ * Device telemetry, whatever the transport: key check, validation, durable storage (group
+ * commit), then the live state and the browsers.
+ */
+export class TelemetryService {
+  private readonly commits: GroupCommit<ReadingToStore, boolean>;
+
+  constructor(
+    writer: SqliteReadingsWriter,
+    private readonly devices: DevicesService,
+    private readonly bus: EventBus,
+  ) {
+    this.commits = new GroupCommit((items) => writer.write(items));
+  }
+
+  /** The device a key belongs to: 401 without or with an unknown key, 403 when disabled. */
+  authenticate(key: string | undefined): DeviceRecord {
+    if (!key) throw new AppError(401, 'DEVICE_KEY_MISSING');
+    const device = key.length <= 512 ? this.devices.findByKey(key) : undefined;
+    if (!device) throw new AppError(401, 'DEVICE_KEY_INVALID');
+    if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
+    return device;
+  }
+
+  /** A device already authenticated by its transport (an MQTT session): 403 once disabled. */
+  activeDevice(deviceId: string): DeviceRecord {
+    const device = this.devices.get(deviceId);
+    if (!device || device.retiredAtMs !== null) throw new AppError(401, 'DEVICE_KEY_INVALID');
+    if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
+    return device;
+  }
+
+  /** Validates and stores a message or batch; resolves once every accepted reading is committed. */
+  async ingest(device: DeviceRecord, body: unknown, receivedMs = Date.now()): Promise<IngestResult> {
+    const messages = validateTelemetry(body, device, receivedMs);
+    const items = messages.map((m) => this.toStore(device, m, receivedMs));
+    const fresh = await this.commits.submit(items);
+    this.devices.heard(device.id, receivedMs);
+    this.publishNewest(device.id, items, fresh);
+    const accepted = fresh.filter(Boolean).length;
+    return { accepted, duplicates: fresh.length - accepted };
+  }
+
+  private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingToStore {
+    const status =
+      m.valueNum !== null
+        ? levelStatus(m.valueNum, {
+            maxLevel: device.settings.maxLevel ?? 10,
+            ...(device.settings.warningPct !== undefined ? { warningPct: device.settings.warningPct } : {}),
+            ...(device.settings.criticalPct !== undefined ? { criticalPct: device.settings.criticalPct } : {}),
+          })
+        : gateStatus(m.valueText!);
+    return { deviceId: device.id, tsMs: m.tsMs, valueNum: m.valueNum, valueText: m.valueText, status, seq: m.seq, boot: m.boot, receivedMs };
+  }
+
+  /** Only the newest new reading can become current; older ones (late batches) are history. */
+  private publishNewest(deviceId: string, items: ReadingToStore[], fresh: boolean[]): void {
+    let newest: ReadingToStore | undefined;
+    items.forEach((r, i) => {
+      if (fresh[i] && (!newest || r.tsMs >= newest.tsMs)) newest = r;
+    });
+    if (!newest) return;
+    const stored = { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs };
+    if (this.devices.setCurrentReading(deviceId, stored)) {
+      this.bus.emit('reading.created', { deviceId, reading: toReading(stored) });
+    }
+  }
+}

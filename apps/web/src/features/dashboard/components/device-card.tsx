@@ -1,0 +1,38 @@
+import { DoorOpen, Droplets, MapPin } from 'lucide-react';
+import type { Device } from '@agua/shared';
+import { Card } from '@/components/ui/card';
+import { ConnectionBadge } from '@/components/device/connection-badge';
+import { RelativeTime } from '@/components/device/relative-time';
+import { GateBody } from './gate-body';
+import { LevelSensorBody } from './level-sensor-body';
+
+/** One device on the dashboard: identity, live value, and (gates) its controls. */
+export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boolean }) {
+  const TypeIcon = device.type === 'level_sensor' ? Droplets : DoorOpen;
+  return (
+    <Card data-testid={`device-card-${device.id}`} data-status={device.status} className="flex min-w-0 flex-col">
+      <div className="flex items-start justify-between gap-3 p-4 pb-3">
+        <div className="min-w-0">
+          <h3 className="flex items-center gap-2 leading-tight font-semibold">
+            <TypeIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+            <span className="truncate">{device.name}</span>
+          </h3>
+          <p className="mt-1 flex items-center gap-1 text-sm text-muted-foreground">
+            <MapPin aria-hidden="true" className="size-3.5 shrink-0" />
+            <span className="truncate">{device.location}</span>
+          </p>
+        </div>
+        <ConnectionBadge device={device} />
+      </div>
+      <div className="flex-1 px-4 pb-4">
+        {device.type === 'level_sensor' ? <LevelSensorBody device={device} /> : <GateBody device={device} canWrite={canWrite} />}
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t px-4 py-2.5 text-xs text-muted-foreground">
+        <span className="font-mono">{device.id}</span>
+        <span>
+          Última conexión: <RelativeTime value={device.lastSeen} />
+        </span>
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+import { useMemo } from 'react';
+import type { Device } from '@agua/shared';
+import { hasLiveReading } from '@/lib/device-helpers';
+
+export interface DashboardStats {
+  total: number;
+  online: number;
+  criticalAlerts: number;
+  activeSensors: number;
+}
+
+/** The seed's four tiles, counted as PRODUCT.md says. */
+export function computeDashboardStats(devices: Device[]): DashboardStats {
+  let online = 0;
+  let criticalAlerts = 0;
+  let activeSensors = 0;
+  for (const d of devices) {
+    if (d.status !== 'online') continue;
+    online += 1;
+    if (hasLiveReading(d)) activeSensors += 1;
+    if (d.type === 'level_sensor' && d.reading?.status === 'critical') criticalAlerts += 1;
+  }
+  return { total: devices.length, online, criticalAlerts, activeSensors };
+}
+
+export function useDashboardStats(devices: Device[]): DashboardStats {
+  return useMemo(() => computeDashboardStats(devices), [devices]);
+}

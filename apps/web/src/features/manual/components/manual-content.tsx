@@ -1,0 +1,177 @@
+import type { ReactNode } from 'react';
+import { Cpu, ShieldCheck, UserPlus } from 'lucide-react';
+import { GATE_STATES, ROLE_DISPLAY_NAMES, topics } from '@agua/shared';
+import { Card } from '@/components/ui/card';
+import { CodeBlock } from './code-block';
+
+// Demo values (PROTOCOL.md): the seed sensor and its demo key, against a local server.
+const DEVICE_ID = 'esp32_nivel_01';
+const DEVICE_KEY = `demo-key-${DEVICE_ID}`;
+const SERVER = 'http://127.0.0.1:8080';
+const MQTT_HOST = '127.0.0.1';
+const MQTT_PORT = 1883;
+
+const LEVEL_MESSAGE = `{ "deviceId": "${DEVICE_ID}", "type": "level_sensor", "data": { "value": 3.42, "unit": "m" } }`;
+const GATE_MESSAGE = `{ "deviceId": "esp32_compuerta_01", "type": "motorized_gate", "data": { "value": "abierta" } }`;
+const COMPACT_MESSAGE = `{"deviceId":"${DEVICE_ID}","type":"level_sensor","data":{"value":3.42,"unit":"m"}}`;
+
+const CURL_EXAMPLE = `curl -X POST ${SERVER}/api/v1/telemetry \\
+  -H 'Content-Type: application/json' \\
+  -H 'X-API-Key: ${DEVICE_KEY}' \\
+  -d '${COMPACT_MESSAGE}'`;
+
+const MQTT_PUB_EXAMPLE = `mosquitto_pub -h ${MQTT_HOST} -p ${MQTT_PORT} -q 1 \\
+  -i ${DEVICE_ID} -u ${DEVICE_ID} -P ${DEVICE_KEY} \\
+  -t ${topics.telemetry(DEVICE_ID)} \\
+  -m '${COMPACT_MESSAGE}'`;
+
+const MQTT_SUB_EXAMPLE = `mosquitto_sub -h ${MQTT_HOST} -p ${MQTT_PORT} -q 1 \\
+  -i ${DEVICE_ID} -u ${DEVICE_ID} -P ${DEVICE_KEY} \\
+  -t ${topics.commands(DEVICE_ID)} -t ${topics.errors(DEVICE_ID)} -v`;
+
+const COMMAND_EXAMPLE = `{ "id": "cmd_…", "command": "abrir", "issuedAt": "2026-11-22T10:00:00.000Z", "expiresAt": "2026-11-22T10:00:10.000Z" }`;
+const ACK_EXAMPLE = `{ "success": true, "message": "Abriendo", "state": "abriendo" }`;
+
+const HTTP_COMMANDS_EXAMPLE = `# Espera de comandos (long poll, hasta 25 s)
+curl '${SERVER}/api/v1/devices/${DEVICE_ID}/commands?wait=25' -H 'X-API-Key: ${DEVICE_KEY}'
+
+# Confirmación de un comando
+curl -X POST ${SERVER}/api/v1/devices/${DEVICE_ID}/commands/<commandId>/ack \\
+  -H 'Content-Type: application/json' -H 'X-API-Key: ${DEVICE_KEY}' \\
+  -d '{"success":true,"message":"Lectura enviada"}'`;
+
+function Section({ id, icon: Icon, title, children }: { id: string; icon: typeof Cpu; title: string; children: ReactNode }) {
+  return (
+    <Card className="p-5 sm:p-6">
+      <section aria-labelledby={id}>
+        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold">
+          <Icon aria-hidden="true" className="size-5 text-primary" />
+          {title}
+        </h2>
+        <div className="mt-3 grid gap-3 text-sm leading-relaxed text-foreground/90 [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.85em] [&_h3]:mt-3 [&_h3]:text-base [&_h3]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ul]:list-disc">
+          {children}
+        </div>
+      </section>
+    </Card>
+  );
+}
+
+/** The administrator's manual: users, roles and connecting ESP32 devices (the real protocol). */
+export function ManualContent() {
+  return (
+    <div className="grid gap-6">
+      <Section id="manual-usuarios" icon={UserPlus} title="Gestión de Usuarios">
+        <p>
+          Los administradores crean y mantienen las cuentas desde la sección <strong>Usuarios</strong>. Para crear un nuevo usuario se
+          necesita:
+        </p>
+        <ul>
+          <li>nombre completo,</li>
+          <li>correo electrónico,</li>
+          <li>una contraseña temporal (al menos 10 caracteres, distinta del nombre de usuario),</li>
+          <li>y un rol.</li>
+        </ul>
+        <p>
+          En su primer acceso el usuario debe cambiar la contraseña temporal. Desactivar un usuario, cambiar su rol o restablecer su
+          contraseña cierra sus sesiones abiertas de inmediato. Cada acceso, comando y cambio queda registrado en la{' '}
+          <strong>Auditoría</strong>.
+        </p>
+      </Section>
+
+      <Section id="manual-roles" icon={ShieldCheck} title="Roles y permisos">
+        <ul>
+          <li>
+            <strong>{ROLE_DISPLAY_NAMES.admin}</strong>: tiene acceso total al sistema: ve los datos, envía comandos, gestiona usuarios
+            y dispositivos.
+          </li>
+          <li>
+            <strong>{ROLE_DISPLAY_NAMES.operator}</strong>: ve los datos y envía comandos a los dispositivos, pero no puede gestionar
+            usuarios ni dispositivos.
+          </li>
+          <li>
+            <strong>{ROLE_DISPLAY_NAMES.viewer}</strong>: solo visualiza los datos.
+          </li>
+        </ul>
+      </Section>
+
+      <Section id="manual-esp32" icon={Cpu} title="Conexión de dispositivos ESP32">
+        <p>
+          Cada dispositivo tiene un identificador (p. ej. <code>{DEVICE_ID}</code>), un tipo (<code>level_sensor</code> o{' '}
+          <code>motorized_gate</code>) y una clave API que se muestra una sola vez al crearlo o al renovarla. En modo demostración la
+          clave de cada dispositivo es <code>demo-key-&lt;id&gt;</code>.
+        </p>
+
+        <h3>Formato del mensaje</h3>
+        <p>
+          Los dos transportes usan el mismo mensaje JSON con <code>deviceId</code>, <code>type</code> y <code>data</code>, que contiene{' '}
+          <code>value</code> y <code>unit</code>:
+        </p>
+        <CodeBlock label="Mensaje de un sensor de nivel" code={LEVEL_MESSAGE} />
+        <CodeBlock label="Mensaje de una compuerta" code={GATE_MESSAGE} />
+        <ul>
+          <li>
+            Sensor de nivel: <code>value</code> es un número en metros; <code>unit</code> puede omitirse (es <code>m</code>).
+          </li>
+          <li>
+            Compuerta: <code>value</code> es uno de {GATE_STATES.map((s, i) => <span key={s}>{i > 0 ? ', ' : ''}<code>{s}</code></span>)}.
+          </li>
+          <li>
+            Campos opcionales: <code>ts</code> (hora de la medición, ISO 8601 con zona horaria o milisegundos Unix), <code>seq</code>{' '}
+            (entero que el dispositivo incrementa) y <code>boot</code> (texto corto elegido al azar en cada arranque); con{' '}
+            <code>seq</code> y <code>boot</code> un reenvío no se guarda dos veces.
+          </li>
+          <li>Se puede enviar un mensaje o un lote (array) de hasta 500 mensajes, por ejemplo lecturas guardadas sin conexión.</li>
+        </ul>
+
+        <h3>Clave API</h3>
+        <p>
+          La clave se envía en la cabecera de la solicitud <code>X-API-Key: &lt;clave&gt;</code> (o{' '}
+          <code>Authorization: Bearer &lt;clave&gt;</code>). En MQTT la clave es la contraseña de la conexión.
+        </p>
+
+        <h3>HTTP</h3>
+        <p>
+          Envíe las lecturas con <code>POST /api/v1/telemetry</code>. La respuesta <code>202</code> confirma que se guardaron e
+          incluye los comandos pendientes del dispositivo.
+        </p>
+        <CodeBlock label="Envío de una lectura por HTTP con curl" code={CURL_EXAMPLE} />
+        <p>Un dispositivo que solo usa HTTP recibe comandos esperándolos (long poll) y los confirma así:</p>
+        <CodeBlock label="Comandos por HTTP" code={HTTP_COMMANDS_EXAMPLE} />
+
+        <h3>MQTT</h3>
+        <p>
+          Conéctese al broker (puerto {MQTT_PORT}) con el id del dispositivo como identificador de cliente y como usuario, y la clave API
+          como contraseña. Publique la telemetría con QoS 1 en <code>{topics.telemetry('{id}')}</code>; el PUBACK significa que la
+          lectura se guardó.
+        </p>
+        <CodeBlock label="Publicación de una lectura por MQTT con mosquitto_pub" code={MQTT_PUB_EXAMPLE} />
+        <p>
+          Nota: el identificador de cliente es el del dispositivo; si el dispositivo (o el simulador) ya está conectado, esta conexión
+          lo reemplaza.
+        </p>
+
+        <h3>Comandos y confirmaciones</h3>
+        <p>
+          Suscríbase a <code>{topics.commands('{id}')}</code> (QoS 1) para recibir comandos y a <code>{topics.errors('{id}')}</code> para
+          conocer los mensajes rechazados. Las compuertas aceptan <code>abrir</code>, <code>cerrar</code> y <code>detener</code>; los
+          sensores, <code>read</code> y <code>restart</code>.
+        </p>
+        <CodeBlock label="Suscripción a comandos con mosquitto_sub" code={MQTT_SUB_EXAMPLE} />
+        <CodeBlock label="Comando recibido" code={COMMAND_EXAMPLE} />
+        <p>
+          Ejecute cada comando una sola vez, ignore los que hayan expirado (<code>expiresAt</code>) y confírmelo en{' '}
+          <code>{topics.commandAck('{id}')}</code> en menos de 10 segundos:
+        </p>
+        <CodeBlock label="Confirmación de un comando" code={ACK_EXAMPLE} />
+
+        <h3>Estado en línea y última voluntad</h3>
+        <p>
+          Configure la última voluntad (last will) en <code>{topics.status('{id}')}</code> con el contenido <code>offline</code> y
+          retenido, y publique <code>online</code> (retenido) al conectarse. Así el panel muestra el dispositivo como desconectado al
+          instante si pierde la conexión. Sin MQTT, un dispositivo se considera en línea mientras envía datos (por defecto, si se le oyó
+          en los últimos 15 segundos).
+        </p>
+      </Section>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+/** Small, pure readings of a Device that several screens need. */
+import type { Device, GateConfig, GateState, LevelSensorConfig } from '@agua/shared';
+import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, GATE_STATES } from '@agua/shared';
+
+// Used when a device's config does not say: the server's default (PRODUCT.md).
+const DEFAULT_OFFLINE_AFTER_S = 15;
+
+export function levelConfig(device: Device): LevelSensorConfig | null {
+  if (device.type !== 'level_sensor') return null;
+  const c = device.config as Partial<LevelSensorConfig>;
+  if (typeof c.maxLevel !== 'number') return null;
+  return {
+    maxLevel: c.maxLevel,
+    unit: 'm',
+    warningPct: c.warningPct ?? DEFAULT_WARNING_PCT,
+    criticalPct: c.criticalPct ?? DEFAULT_CRITICAL_PCT,
+    offlineAfterS: c.offlineAfterS ?? DEFAULT_OFFLINE_AFTER_S,
+  };
+}
+
+export function isGateState(value: unknown): value is GateState {
+  return typeof value === 'string' && (GATE_STATES as readonly string[]).includes(value);
+}
+
+/** The gate's state: its latest reading, else what the config last recorded. */
+export function gateState(device: Device): GateState | null {
+  if (device.type !== 'motorized_gate') return null;
+  if (device.reading && isGateState(device.reading.value)) return device.reading.value;
+  const state = (device.config as Partial<GateConfig>).state;
+  return isGateState(state) ? state : null;
+}
+
+export function offlineAfterMs(device: Device): number {
+  const s = (device.config as { offlineAfterS?: unknown }).offlineAfterS;
+  return (typeof s === 'number' && s > 0 ? s : DEFAULT_OFFLINE_AFTER_S) * 1000;
+}
+
+/** Whether the device is online and has a reading to show (the seed shows readings only then). */
+export function hasLiveReading(device: Device): boolean {
+  return device.status === 'online' && device.reading !== null;
+}
+
+/**
+ * A value older than the device's offline timeout is no longer trustworthy as "now" (the device
+ * may be fine but silent, or our live link may be down): screens grey it out.
+ */
+export function isReadingStale(device: Device, now: number): boolean {
+  if (!device.reading) return true;
+  return now - Date.parse(device.reading.ts) > offlineAfterMs(device);
+}
