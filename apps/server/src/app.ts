@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import type { Config } from './config/env';
@@ -22,6 +22,7 @@ import { SqliteReadingsWriter } from './features/telemetry/readings.writer';
 import telemetryRoutes from './features/telemetry/telemetry.routes';
 import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
+import usersRoutes from './features/users/users.routes';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
@@ -76,7 +77,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     bodyLimit: 256 * 1024,
     // Per-request lines would dominate the log (and the CPU) at thousands of readings per second.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
@@ -109,6 +110,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: ctx.devices });
+  await app.register(usersRoutes, { users: ctx.users });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
   await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: async () => [] });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });

@@ -1,0 +1,18 @@
+import { BookOpen, Cpu, LayoutDashboard, ScrollText, Users, type LucideIcon } from 'lucide-react';
+import type { Permission } from '@agua/shared';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  permission: Permission;
+  icon: LucideIcon;
+}
+
+/** Menu items, each shown only with its permission (seed); 'Auditoría' sits after 'Usuarios'. */
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/', label: 'Dashboard', permission: 'read', icon: LayoutDashboard },
+  { to: '/devices', label: 'Dispositivos', permission: 'read', icon: Cpu },
+  { to: '/users', label: 'Usuarios', permission: 'manage_users', icon: Users },
+  { to: '/audit', label: 'Auditoría', permission: 'manage_users', icon: ScrollText },
+  { to: '/manual', label: 'Manual Admin', permission: 'manage_users', icon: BookOpen },
+];

@@ -1,0 +1,96 @@
+import { NavLink, useNavigate } from 'react-router';
+import { KeyRound, LogOut, Waves } from 'lucide-react';
+import { can, PRODUCT_NAME, ROLE_DISPLAY_NAMES } from '@agua/shared';
+import { Button } from '@/components/ui/button';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { cn } from '@/lib/utils';
+import { NAV_ITEMS } from './nav-items';
+
+function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((p) => p[0]?.toUpperCase() ?? '')
+    .join('');
+}
+
+/** Product name, who is signed in, the menu by permission, and 'Cerrar Sesión'. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const { user, logout } = useAuth();
+  const navigate = useNavigate();
+  if (!user) return null;
+  const locked = user.mustChangePassword;
+
+  async function onLogout() {
+    onNavigate?.();
+    await logout();
+    navigate('/login', { replace: true });
+  }
+
+  return (
+    <div className="flex h-full flex-col">
+      <div className="flex h-16 items-center gap-3 border-b px-5">
+        <span className="inline-flex size-9 items-center justify-center rounded-lg bg-primary text-primary-foreground">
+          <Waves aria-hidden="true" className="size-5" />
+        </span>
+        <span className="text-sm leading-tight font-semibold">{PRODUCT_NAME}</span>
+      </div>
+
+      <div className="flex items-center gap-3 px-5 py-4">
+        <span aria-hidden="true" className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-muted text-sm font-semibold">
+          {initials(user.name)}
+        </span>
+        <div className="min-w-0">
+          <p className="truncate text-sm font-semibold">{user.name}</p>
+          <p className="truncate text-xs text-muted-foreground">{ROLE_DISPLAY_NAMES[user.role]}</p>
+        </div>
+      </div>
+
+      <nav aria-label="Navegación principal" className="flex-1 overflow-y-auto px-3">
+        {locked ? null : (
+          <ul className="grid gap-1">
+            {NAV_ITEMS.filter((item) => can(user, item.permission)).map(({ to, label, icon: Icon }) => (
+              <li key={to}>
+                <NavLink
+                  to={to}
+                  end={to === '/'}
+                  onClick={onNavigate}
+                  className={({ isActive }) =>
+                    cn(
+                      'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground',
+                      isActive && 'bg-primary/10 text-primary hover:bg-primary/15 hover:text-primary',
+                    )
+                  }
+                >
+                  <Icon aria-hidden="true" className="size-4" />
+                  {label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        )}
+      </nav>
+
+      <div className="grid gap-1 border-t p-3">
+        <NavLink
+          to="/account/password"
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            cn(
+              'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground',
+              isActive && 'text-primary',
+            )
+          }
+        >
+          <KeyRound aria-hidden="true" className="size-4" />
+          Cambiar Contraseña
+        </NavLink>
+        <Button variant="ghost" onClick={onLogout} className="justify-start gap-3 px-3 text-muted-foreground">
+          <LogOut aria-hidden="true" />
+          Cerrar Sesión
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/server/test/**/*.test.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/web/src/**/*.test.{ts,tsx}',
+      'tools/*/src/**/*.test.ts',
+    ],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Server tests start real servers; two cores, so not too many at once.
+    maxWorkers: 2,
+  },
+});
