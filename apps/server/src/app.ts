@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
+import { topics } from '@agua/shared';
 import websocket from '@fastify/websocket';
 import type { Config } from './config/env';
 import { seedDemo } from './demo/seed';
@@ -11,7 +12,12 @@ import { LoginFailuresRepository } from './features/auth/login-failures.reposito
 import authRoutes from './features/auth/auth.routes';
 import { AuthService } from './features/auth/auth.service';
 import { SessionsRepository } from './features/auth/sessions.repository';
+import { CommandsRepository, toCommand } from './features/commands/commands.repository';
+import commandsRoutes from './features/commands/commands.routes';
+import { CommandsService } from './features/commands/commands.service';
+import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DevicesRepository } from './features/devices/devices.repository';
+import { ReadingsRepository } from './features/history/readings.repository';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
@@ -23,6 +29,7 @@ import telemetryRoutes from './features/telemetry/telemetry.routes';
 import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
+import { AppError } from './lib/errors';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
@@ -59,6 +66,10 @@ export interface AppContext {
   limiter: DeviceRateLimiter;
   readingsWriter: SqliteReadingsWriter;
   mqtt: MqttBroker;
+  commands: CommandsService;
+  commandsRepo: CommandsRepository;
+  deviceAdmin: DeviceAdminService;
+  readings: ReadingsRepository;
 }
 
 declare module 'fastify' {
@@ -109,10 +120,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mqttPort: () => ctx.mqtt.port(),
   });
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
-  await app.register(devicesRoutes, { devices: ctx.devices });
+  await app.register(devicesRoutes, { devices: ctx.devices, admin: ctx.deviceAdmin });
+  await app.register(commandsRoutes, { commands: ctx.commands, repo: ctx.commandsRepo, telemetry: ctx.telemetry, limiter: ctx.limiter });
   await app.register(usersRoutes, { users: ctx.users });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
-  await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: async () => [] });
+  await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
 
@@ -120,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', async () => {
     const port = await ctx.mqtt.listen();
     app.log.info({ port }, 'embedded MQTT broker listening');
+    await ctx.commands.start();
   });
 
   const housekeeping = setInterval(() => {
@@ -130,6 +143,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   housekeeping.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    ctx.commands.stop();
     await ctx.mqtt.close();
     await ctx.devices.stop();
   });
@@ -151,10 +165,45 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   });
   if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
   const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper });
-  await devices.start(async () => null);
+  const commandsRepo = new CommandsRepository(storage.db);
+  await devices.start(async (id) => {
+    const c = await commandsRepo.findById(id);
+    return c ? toCommand(c) : null;
+  });
   const readingsWriter = new SqliteReadingsWriter(storage.sqlite);
   const telemetry = new TelemetryService(readingsWriter, devices, bus);
   const limiter = new DeviceRateLimiter(config.deviceRateLimit);
-  const mqtt = new MqttBroker({ port: config.mqttPort, host: config.host, telemetry, devices, limiter, bus, log: app.log });
-  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt };
+  const commands = new CommandsService(commandsRepo, devices, bus, audit, {
+    commandTimeoutS: config.commandTimeoutS,
+    defaultOfflineAfterS: config.deviceOfflineAfterS,
+  });
+  const mqtt = new MqttBroker({
+    port: config.mqttPort,
+    host: config.host,
+    telemetry,
+    devices,
+    limiter,
+    bus,
+    log: app.log,
+    onCommandAck: async (deviceId, body) => {
+      await commands.acknowledge(deviceId, commandIdOf(body), body);
+    },
+  });
+  commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
+  const readings = new ReadingsRepository(storage.db);
+  const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
+    purgeHistory: async (deviceId) => {
+      await readings.deleteByDevice(deviceId);
+      await commandsRepo.deleteByDevice(deviceId);
+    },
+  });
+  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings };
+}
+
+/** Over MQTT the acknowledgement names its command in the body (`id`, or `commandId`). */
+function commandIdOf(body: unknown): string {
+  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const id = b.id ?? b.commandId;
+  if (typeof id !== 'string' || id.length === 0 || id.length > 100) throw new AppError(400, 'MESSAGE_INVALID', { field: 'id' });
+  return id;
 }

@@ -1,5 +1,7 @@
 import { buildApp } from './app';
 import { ConfigError, isLoopback, loadConfig } from './config/env';
+import type { Fleet } from '@agua/simulator';
+import { startDemoSimulation } from './demo/simulation';
 import { MqttPortError } from './features/mqtt/mqtt.broker';
 
 /** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
@@ -20,6 +22,7 @@ async function main(): Promise<void> {
       `DEMO MODE ON A NETWORK ADDRESS (${config.host}): the demo passwords and device keys are public. Set DEMO=false for a real installation.`,
     );
   }
+  let fleets: Fleet[] = [];
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -27,7 +30,9 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    app.close().then(
+    Promise.all(fleets.map((f) => f.stop()))
+      .then(() => app.close())
+      .then(
       () => process.exit(0),
       (err: unknown) => {
         app.log.error({ err }, 'error during shutdown');
@@ -50,6 +55,13 @@ async function main(): Promise<void> {
     }
     await app.close().catch(() => undefined);
     process.exit(1);
+  }
+  if (config.simulate) {
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = isLoopback(config.host) || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+    fleets = startDemoSimulation(`http://${host}:${port}`, `mqtt://${host}:${app.ctx.mqtt.port()}`, app.log);
+    app.log.info('device simulator running for the demo devices');
   }
 }
 

@@ -1,4 +1,12 @@
-import { DEVICE_ID_REGEX, DEVICE_TYPES, READING_INTERVAL_MS, SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type DeviceType } from '@agua/shared';
+import {
+  DEVICE_ID_REGEX,
+  DEVICE_TYPES,
+  READING_INTERVAL_MS,
+  SENSOR_MAX_LEVEL_CLEAN_M,
+  SENSOR_MAX_LEVEL_RESIDUAL_M,
+  type DeviceCommand,
+  type DeviceType,
+} from '@agua/shared';
 import { silentLogger, type SimLogger, type VirtualDevice } from './device-core';
 import { GATE_BEHAVIOURS, Gate, type GateBehaviour } from './gate';
 import { LevelSensor } from './level-sensor';
@@ -81,13 +89,14 @@ export function startFleet(options: FleetOptions): Fleet {
     const intervalMs = config.intervalMs ?? options.intervalMs ?? READING_INTERVAL_MS;
     // Spread first readings over one interval so a large fleet does not fire in bursts.
     const startDelayMs = n > 1 ? Math.floor((index * intervalMs) / n) : 0;
+    // The transport needs the device (to hand it commands) and the device the transport (to talk).
     let device: VirtualDevice | undefined;
     const common = {
       deviceId: config.id,
       key: config.key,
       logger,
       stats,
-      onCommand: (c: Parameters<VirtualDevice['handleCommand']>[0]) => device?.handleCommand(c),
+      onCommand: (c: DeviceCommand) => device?.handleCommand(c),
     };
     const transport: Transport =
       transportKind === 'mqtt'

@@ -69,6 +69,7 @@ export class HttpTransport implements Transport {
   async stop(): Promise<void> {
     this.running = false;
     this.life.abort();
+    this.poll?.abort.abort();
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     await Promise.allSettled([this.posting, this.poll?.done]);

@@ -27,6 +27,7 @@ declare module 'fastify' {
 /** Resolves the session cookie and enforces the route's declared access before anything else runs. */
 async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService }) {
   app.decorateRequest('auth', null);
+  app.decorateRequest('device', null);
 
   // Secure by default: an API route that forgets to declare its access does not start.
   app.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
 
 /** A UTC timestamp in ISO 8601 with `Z`, as every response carries times. */
 export const IsoDateTime = Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'] });
@@ -17,4 +17,11 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelopeSchema>;
 /** A page of a list that can grow without bound. */
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({ items: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) });
+}
+
+type Literals<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
+
+/** A schema for one of a fixed set of strings, keeping the literal types. */
+export function Literals<const T extends readonly string[]>(values: T): TUnion<Literals<T>> {
+  return Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<Literals<T>>;
 }

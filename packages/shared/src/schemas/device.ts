@@ -1,15 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { COMMAND_STATUSES, DEVICE_TYPES, GATE_STATES, WATER_TYPES } from '../devices/devices';
 import { READING_STATUSES } from '../readings/status';
-import { IsoDateTime } from './common';
+import { IsoDateTime, Literals } from './common';
 
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
-
-export const DeviceTypeSchema = literals(DEVICE_TYPES);
-export const WaterTypeSchema = literals(WATER_TYPES);
-export const GateStateSchema = literals(GATE_STATES);
-export const ReadingStatusSchema = literals(READING_STATUSES);
-export const CommandStatusSchema = literals(COMMAND_STATUSES);
+export const DeviceTypeSchema = Literals(DEVICE_TYPES);
+export const WaterTypeSchema = Literals(WATER_TYPES);
+export const GateStateSchema = Literals(GATE_STATES);
+export const ReadingStatusSchema = Literals(READING_STATUSES);
+export const CommandStatusSchema = Literals(COMMAND_STATUSES);
 
 export const ReadingSchema = Type.Object(
   {

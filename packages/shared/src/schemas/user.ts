@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PERMISSIONS, ROLES } from '../auth/permissions';
-import { IsoDateTime } from './common';
+import { IsoDateTime, Literals } from './common';
 
-export const RoleSchema = Type.Union(ROLES.map((r) => Type.Literal(r)));
-export const PermissionSchema = Type.Union(PERMISSIONS.map((p) => Type.Literal(p)));
+export const RoleSchema = Literals(ROLES);
+export const PermissionSchema = Literals(PERMISSIONS);
 export const UserStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('inactive')]);
 
 export const UserSchema = Type.Object(

@@ -1,4 +1,4 @@
-import type { Command, Device } from '@agua/shared';
+import type { Command, Device, GateState } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { hashDeviceKey } from './device-keys';
 import { offlineAfterS, toDevice } from './device.mapper';
@@ -146,12 +146,31 @@ export class DevicesService {
     return true;
   }
 
-  setLastCommand(command: Command): void {
+  /** Shows a command as the device's last one; stores the link when it is a new command. */
+  async setLastCommand(command: Command, isNew = true): Promise<void> {
     const live = this.state.get(command.deviceId);
     if (!live) return;
+    if (live.lastCommand && live.lastCommand.id !== command.id && !isNew) return;
     live.lastCommand = command;
-    live.record.lastCommandId = command.id;
+    if (isNew && live.record.lastCommandId !== command.id) {
+      live.record.lastCommandId = command.id;
+      await this.repo.setLastCommand(command.deviceId, command.id);
+    }
     this.refresh(command.deviceId, true);
+  }
+
+  /** The gate's real state, as the device reported it (acknowledgement) or as judged (travel fault). */
+  async setGateState(id: string, state: GateState): Promise<void> {
+    const live = this.state.get(id);
+    if (!live || live.record.type !== 'motorized_gate' || live.record.gateState === state) return;
+    live.record.gateState = state;
+    await this.repo.setGateState(id, state);
+    this.refresh(id, true);
+  }
+
+  /** Whether the device holds an MQTT session or a long poll right now. */
+  hasOpenConnection(id: string): boolean {
+    return (this.state.get(id)?.connections ?? 0) > 0;
   }
 
   /** Adds a device or replaces its administrative fields; keeps the key index right. */

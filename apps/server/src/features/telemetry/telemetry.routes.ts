@@ -10,6 +10,7 @@ import type { TelemetryService } from './telemetry.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The device a key-authenticated request comes from. */
     device: DeviceRecord | null;
   }
 }
@@ -23,6 +24,14 @@ export function deviceKeyOf(req: FastifyRequest): string | undefined {
   return undefined;
 }
 
+/** Checks 1 and 2 of PROTOCOL.md for any device route: the key, then the device's rate. */
+export function authorizeDevice(req: FastifyRequest, telemetry: TelemetryService, limiter: DeviceRateLimiter): DeviceRecord {
+  const device = telemetry.authenticate(deviceKeyOf(req));
+  const waitMs = limiter.take(device.id);
+  if (waitMs > 0) throw new AppError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+  return device;
+}
+
 export interface TelemetryRoutesOptions {
   telemetry: TelemetryService;
   limiter: DeviceRateLimiter;
@@ -33,7 +42,6 @@ export interface TelemetryRoutesOptions {
 /** POST /api/v1/telemetry with the checks of PROTOCOL.md in their order. */
 export default async function telemetryRoutes(app: FastifyInstance, opts: TelemetryRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  app.decorateRequest('device', null);
 
   r.post('/api/v1/telemetry', {
     config: { access: 'device' },
@@ -50,9 +58,7 @@ export default async function telemetryRoutes(app: FastifyInstance, opts: Teleme
     },
     // 1. key, 2. rate — before the body is read.
     onRequest: async (req) => {
-      req.device = opts.telemetry.authenticate(deviceKeyOf(req));
-      const waitMs = opts.limiter.take(req.device.id);
-      if (waitMs > 0) throw new AppError(429, 'RATE_LIMITED', undefined, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
+      req.device = authorizeDevice(req, opts.telemetry, opts.limiter);
     },
     // 3. size, then content type — before parsing, so a text body is never parsed.
     preParsing: async (req, _reply, payload) => {

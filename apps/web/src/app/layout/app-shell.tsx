@@ -25,7 +25,7 @@ export function AppShell() {
         <Sidebar />
       </aside>
       <AppHeader />
-      <DeviceProvider>
+      <DeviceProvider enabled={liveEnabled}>
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
           <Outlet />
         </main>

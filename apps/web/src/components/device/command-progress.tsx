@@ -1,12 +1,13 @@
 import { CircleCheck, CircleX, Clock, Replace } from 'lucide-react';
 import type { Command } from '@agua/shared';
+import { commandStatusOf } from '@/lib/device-helpers';
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
 import { commandLabel } from './labels';
 
 /** What the device did with the last command, in the words operators expect. */
 export function commandProgressText(command: Command): string {
-  switch (command.status) {
+  switch (commandStatusOf(command)) {
     case 'pending':
     case 'delivered':
       return 'Enviado…';
@@ -18,12 +19,14 @@ export function commandProgressText(command: Command): string {
       return 'Sin respuesta';
     case 'superseded':
       return 'Reemplazado por otro comando';
+    default:
+      return command.status;
   }
 }
 
 export function CommandProgress({ command, className }: { command: Command; className?: string }) {
   const icon = (() => {
-    switch (command.status) {
+    switch (commandStatusOf(command)) {
       case 'pending':
       case 'delivered':
         return <Spinner className="size-3.5" />;
@@ -35,6 +38,8 @@ export function CommandProgress({ command, className }: { command: Command; clas
         return <Clock aria-hidden="true" className="size-3.5 text-warn-fg" />;
       case 'superseded':
         return <Replace aria-hidden="true" className="size-3.5 text-muted-foreground" />;
+      default:
+        return null;
     }
   })();
   return (

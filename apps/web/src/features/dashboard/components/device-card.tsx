@@ -1,5 +1,6 @@
 import { DoorOpen, Droplets, MapPin } from 'lucide-react';
-import type { Device } from '@agua/shared';
+import { DEVICE_TYPE_LABELS, type Device } from '@agua/shared';
+import { deviceTypeOf } from '@/lib/device-helpers';
 import { Card } from '@/components/ui/card';
 import { ConnectionBadge } from '@/components/device/connection-badge';
 import { RelativeTime } from '@/components/device/relative-time';
@@ -11,18 +12,19 @@ export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boo
   const TypeIcon = device.type === 'level_sensor' ? Droplets : DoorOpen;
   return (
     <Card data-testid={`device-card-${device.id}`} data-status={device.status} className="flex min-w-0 flex-col">
-      <div className="flex items-start justify-between gap-3 p-4 pb-3">
-        <div className="min-w-0">
-          <h3 className="flex items-center gap-2 leading-tight font-semibold">
-            <TypeIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
-            <span className="truncate">{device.name}</span>
-          </h3>
-          <p className="mt-1 flex items-center gap-1 text-sm text-muted-foreground">
-            <MapPin aria-hidden="true" className="size-3.5 shrink-0" />
-            <span className="truncate">{device.location}</span>
-          </p>
+      <div className="p-4 pb-3">
+        <div className="flex items-center justify-between gap-2">
+          <ConnectionBadge device={device} />
+          <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
+            <TypeIcon aria-hidden="true" className="size-3.5" />
+            {DEVICE_TYPE_LABELS[deviceTypeOf(device)] ?? device.type}
+          </span>
         </div>
-        <ConnectionBadge device={device} />
+        <h3 className="mt-3 leading-snug font-semibold break-words">{device.name}</h3>
+        <p className="mt-0.5 flex items-start gap-1 text-sm text-muted-foreground">
+          <MapPin aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
+          <span className="min-w-0 break-words">{device.location}</span>
+        </p>
       </div>
       <div className="flex-1 px-4 pb-4">
         {device.type === 'level_sensor' ? <LevelSensorBody device={device} /> : <GateBody device={device} canWrite={canWrite} />}

@@ -15,6 +15,6 @@ export const devicesQueryOptions = queryOptions({
   queryFn: ({ signal }) => getDevices(signal),
 });
 
-export function useDevicesQuery(liveOpen: boolean) {
-  return useQuery({ ...devicesQueryOptions, refetchInterval: liveOpen ? false : POLL_WITHOUT_LIVE_MS });
+export function useDevicesQuery(liveOpen: boolean, enabled = true) {
+  return useQuery({ ...devicesQueryOptions, enabled, refetchInterval: liveOpen ? false : POLL_WITHOUT_LIVE_MS });
 }

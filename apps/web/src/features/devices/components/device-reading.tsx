@@ -1,7 +1,7 @@
 import type { Device } from '@agua/shared';
 import { GateStateView } from '@/components/device/gate-state';
 import { ReadingStatusBadge } from '@/components/device/reading-status';
-import { gateState } from '@/lib/device-helpers';
+import { gateState, readingStatusOf } from '@/lib/device-helpers';
 import { formatMeasure } from '@/lib/format';
 
 /** The current value of an online device in one line (level + status, or gate state). */
@@ -16,13 +16,13 @@ export function DeviceReading({ device, testId }: { device: Device; testId?: str
       </span>
     );
   }
-  const { value, unit, status } = device.reading;
+  const { value, unit } = device.reading;
   return (
     <span className="inline-flex items-center gap-2">
       <span data-testid={testId} className="text-lg font-semibold tabular-nums">
         {typeof value === 'number' ? formatMeasure(value, unit ?? 'm') : String(value)}
       </span>
-      <ReadingStatusBadge status={status} />
+      <ReadingStatusBadge status={readingStatusOf(device.reading)} />
     </span>
   );
 }

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { CommandSchema, DEVICE_ID_PATTERN, Page } from '@agua/shared';
+import { AppError, badRequest, notFound } from '../../lib/errors';
+import { DEVICE_SECURITY, errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
+import type { TelemetryService } from '../telemetry/telemetry.service';
+import { authorizeDevice } from '../telemetry/telemetry.routes';
+import { toCommand, type CommandsRepository } from './commands.repository';
+import type { CommandsService } from './commands.service';
+
+export interface CommandsRoutesOptions {
+  commands: CommandsService;
+  repo: CommandsRepository;
+  telemetry: TelemetryService;
+  limiter: DeviceRateLimiter;
+}
+
+const DeviceCommandSchema = Type.Object({ id: Type.String(), command: Type.String(), issuedAt: Type.String(), expiresAt: Type.String() });
+const MAX_WAIT_S = 60;
+
+/** Cursor of a command page: the last item's issue time and id. */
+const encodeCursor = (issuedAtMs: number, id: string) => Buffer.from(`${issuedAtMs}|${id}`).toString('base64url');
+function decodeCursor(cursor: string): { issuedAtMs: number; id: string } {
+  const [ms, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
+  return { issuedAtMs: Number(ms), id };
+}
+
+/** Commands: issued by users, fetched and acknowledged by devices (API.md, PROTOCOL.md). */
+export default async function commandsRoutes(app: FastifyInstance, opts: CommandsRoutesOptions) {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const DeviceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+  r.post('/api/v1/devices/:id/commands', {
+    // write is checked by the service, so that a refusal is audited too.
+    config: { access: 'read' },
+    schema: {
+      tags: ['commands'],
+      summary: 'Send a command to a device (gates: abrir, cerrar, detener; sensors: read, restart)',
+      security: SESSION_SECURITY,
+      params: DeviceParams,
+      body: Type.Object({ command: Type.String({ minLength: 1, maxLength: 32 }) }),
+      response: {
+        202: Type.Object({ success: Type.Literal(true), message: Type.String(), commandId: Type.String() }),
+        ...errors(400, 401, 403, 404, 409, 422),
+      },
+    },
+    handler: async (req, reply) => {
+      const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body.command, req.ip);
+      return reply.status(202).send({ success: true as const, ...result });
+    },
+  });
+
+  r.get('/api/v1/commands/:commandId', {
+    config: { access: 'read' },
+    schema: {
+      tags: ['commands'],
+      summary: 'One command with its status',
+      security: SESSION_SECURITY,
+      params: Type.Object({ commandId: Type.String({ maxLength: 100 }) }),
+      response: { 200: CommandSchema, ...errors(401, 403, 404) },
+    },
+    handler: async (req) => {
+      const command = await opts.commands.findById(req.params.commandId);
+      if (!command) throw notFound('COMMAND_NOT_FOUND');
+      return command;
+    },
+  });
+
+  r.get('/api/v1/commands', {
+    config: { access: 'read' },
+    schema: {
+      tags: ['commands'],
+      summary: "A device's commands (or all), newest first, as a page",
+      security: SESSION_SECURITY,
+      querystring: Type.Object({
+        deviceId: Type.Optional(Type.String({ pattern: DEVICE_ID_PATTERN })),
+        limit: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
+        cursor: Type.Optional(Type.String({ maxLength: 200 })),
+      }),
+      response: { 200: Page(CommandSchema), ...errors(400, 401, 403) },
+    },
+    handler: async (req) => {
+      const { deviceId, limit, cursor } = req.query;
+      const rows = await opts.repo.page({ ...(deviceId ? { deviceId } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      return { items: items.map(toCommand), nextCursor: rows.length > limit && last ? encodeCursor(last.issuedAtMs, last.id) : null };
+    },
+  });
+
+  // --- Device side (key, not session) ---
+
+  /** Key and rate first (PROTOCOL.md); then the device named in the path must be the key's. */
+  const onRequest = async (req: FastifyRequest) => {
+    req.device = authorizeDevice(req, opts.telemetry, opts.limiter);
+  };
+  const deviceOfRequest = (req: FastifyRequest, id: string) => {
+    if (req.device!.id !== id) throw new AppError(403, 'DEVICE_ID_MISMATCH');
+    return req.device!;
+  };
+
+  r.get('/api/v1/devices/:id/commands', {
+    config: { access: 'device' },
+    onRequest,
+    schema: {
+      tags: ['devices (protocol)'],
+      summary: 'Long poll: the device waits up to `wait` seconds for a command',
+      security: DEVICE_SECURITY,
+      params: DeviceParams,
+      querystring: Type.Object({ wait: Type.Optional(Type.String({ maxLength: 10 })) }),
+      response: { 200: Type.Array(DeviceCommandSchema), ...errors(400, 401, 403, 429) },
+    },
+    handler: async (req, reply) => {
+      const device = deviceOfRequest(req, req.params.id);
+      const raw = req.query.wait ?? '25';
+      if (!/^\d{1,6}$/.test(raw)) throw badRequest('VALIDATION_FAILED', { field: 'wait' });
+      const waitS = Math.min(Number(raw), MAX_WAIT_S);
+      const abort = new AbortController();
+      req.raw.on('close', () => abort.abort());
+      const commands = await opts.commands.longPoll(device.id, waitS * 1000, abort.signal);
+      return reply.status(200).send(commands);
+    },
+  });
+
+  r.post('/api/v1/devices/:id/commands/:commandId/ack', {
+    config: { access: 'device' },
+    onRequest,
+    schema: {
+      tags: ['devices (protocol)'],
+      summary: "The device's acknowledgement of a command",
+      security: DEVICE_SECURITY,
+      params: Type.Object({ id: Type.String({ maxLength: 64 }), commandId: Type.String({ maxLength: 100 }) }),
+      body: Type.Unknown(),
+      response: { 200: Type.Object({ status: Type.String() }), ...errors(400, 401, 403, 404, 422) },
+    },
+    handler: async (req) => {
+      const device = deviceOfRequest(req, req.params.id);
+      return { status: await opts.commands.acknowledge(device.id, req.params.commandId, req.body) };
+    },
+  });
+}

@@ -1,0 +1,285 @@
+import {
+  GATE_STATES,
+  acceptsCommand,
+  can,
+  commandSentMessage,
+  type Command,
+  type CommandAck,
+  type CommandStatus,
+  type DeviceCommand,
+  type GateState,
+} from '@agua/shared';
+import { AppError, badRequest, forbidden, notFound, unprocessable } from '../../lib/errors';
+import type { EventBus } from '../../lib/event-bus';
+import { newId } from '../../lib/ids';
+import { iso } from '../../lib/time';
+import type { AuditService } from '../audit/audit.service';
+import { DEFAULT_TRAVEL_TIMEOUT_S, offlineAfterS } from '../devices/device.mapper';
+import type { DevicesService } from '../devices/devices.service';
+import type { UserRecord } from '../users/users.repository';
+import { toCommand, type CommandRecord, type CommandsRepository } from './commands.repository';
+
+/** An unacknowledged command is handed out again after this long (PROTOCOL.md). */
+export const REDELIVER_AFTER_MS = 5_000;
+const GATE_TARGET: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
+
+export interface CommandsServiceOptions {
+  commandTimeoutS: number;
+  defaultOfflineAfterS: number;
+}
+
+/** How commands reach a device over MQTT; absent when the device has no session. */
+export interface MqttDelivery {
+  isConnected(deviceId: string): boolean;
+  deliver(deviceId: string, command: DeviceCommand): Promise<void>;
+}
+
+type Waiter = (commands: DeviceCommand[]) => void;
+
+/**
+ * The command lifecycle (PROTOCOL.md "Commands"): pending → delivered → succeeded | failed |
+ * timed_out (or superseded by detener). One command in flight per device; kept in memory while
+ * in flight, stored at every step.
+ */
+export class CommandsService {
+  private readonly inFlight = new Map<string, CommandRecord>();
+  private readonly waiters = new Map<string, Set<Waiter>>();
+  private readonly travelTimers = new Map<string, NodeJS.Timeout>();
+  private ticker: NodeJS.Timeout | undefined;
+  private mqtt: MqttDelivery | null = null;
+
+  constructor(
+    private readonly repo: CommandsRepository,
+    private readonly devices: DevicesService,
+    private readonly bus: EventBus,
+    private readonly audit: AuditService,
+    private readonly opts: CommandsServiceOptions,
+  ) {}
+
+  /** Loads commands left in flight by a previous run and starts the 1 s lifecycle tick. */
+  async start(): Promise<void> {
+    for (const c of await this.repo.findInFlight()) this.inFlight.set(c.deviceId, c);
+    this.bus.on('reading.created', ({ deviceId, reading }) => {
+      if (typeof reading.value === 'string') this.gateReported(deviceId, reading.value);
+    });
+    await this.tick();
+    this.ticker = setInterval(() => void this.tick(), 1000);
+    this.ticker.unref();
+  }
+
+  stop(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    for (const t of this.travelTimers.values()) clearTimeout(t);
+    for (const set of this.waiters.values()) for (const w of set) w([]);
+    this.waiters.clear();
+  }
+
+  useMqtt(mqtt: MqttDelivery): void {
+    this.mqtt = mqtt;
+  }
+
+  async findById(id: string): Promise<Command | null> {
+    const c = await this.repo.findById(id);
+    return c ? toCommand(c) : null;
+  }
+
+  /** Issues a command for a user, checked in API.md's order; every refusal is audited. */
+  async issue(user: UserRecord, deviceId: string, command: string, ip: string): Promise<{ message: string; commandId: string }> {
+    const refuse = async (err: AppError): Promise<never> => {
+      await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { command, code: err.code } });
+      throw err;
+    };
+    if (!can(user, 'write')) return refuse(forbidden());
+    const device = this.devices.get(deviceId);
+    if (!device || device.retiredAtMs !== null) return refuse(notFound('DEVICE_NOT_FOUND'));
+    if (!acceptsCommand(device.type, command)) return refuse(unprocessable('COMMAND_INVALID', { allowed: device.type === 'motorized_gate' ? ['abrir', 'cerrar', 'detener'] : ['read', 'restart'] }));
+    if (!device.enabled || !this.devices.isOnline(deviceId)) return refuse(new AppError(409, 'DEVICE_OFFLINE'));
+    const current = this.inFlight.get(deviceId);
+    if (current && command !== 'detener') return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
+
+    const now = Date.now();
+    if (current) await this.finish(current, 'superseded', null, now);
+    // A device that only posts picks commands up with its next reading: give it its own timeout.
+    const listening = this.devices.hasOpenConnection(deviceId);
+    const timeoutS = listening ? this.opts.commandTimeoutS : Math.max(this.opts.commandTimeoutS, offlineAfterS(device, this.opts.defaultOfflineAfterS));
+    const record: CommandRecord = {
+      id: newId('cmd'),
+      deviceId,
+      command,
+      status: 'pending',
+      issuedBy: { id: user.id, username: user.username, name: user.name },
+      issuedAtMs: now,
+      expiresAtMs: now + timeoutS * 1000,
+      deliveredAtMs: null,
+      handedOutAtMs: null,
+      completedAtMs: null,
+      message: null,
+    };
+    await this.repo.insert(record);
+    this.inFlight.set(deviceId, record);
+    await this.devices.setLastCommand(toCommand(record));
+    this.bus.emit('command.updated', toCommand(record));
+    await this.audit.record({ action: 'command.issued', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'ok', ip, details: { command, commandId: record.id } });
+    await this.push(deviceId, now);
+    return { message: commandSentMessage(command), commandId: record.id };
+  }
+
+  /** Hands out the device's waiting command (HTTP: long poll, telemetry answer); marks it delivered. */
+  async handOut(deviceId: string, now = Date.now()): Promise<DeviceCommand[]> {
+    const c = this.inFlight.get(deviceId);
+    if (!c || now >= c.expiresAtMs) return [];
+    if (c.handedOutAtMs !== null && now - c.handedOutAtMs < REDELIVER_AFTER_MS) return [];
+    await this.markHandedOut(c, now);
+    return [toDeviceCommand(c)];
+  }
+
+  /** Waits up to waitMs for a command for the device (HTTP long poll). */
+  async longPoll(deviceId: string, waitMs: number, signal: AbortSignal): Promise<DeviceCommand[]> {
+    const ready = await this.handOut(deviceId);
+    if (ready.length > 0 || waitMs === 0) return ready;
+    this.devices.connection(deviceId, 1);
+    try {
+      return await new Promise<DeviceCommand[]>((resolve) => {
+        const set = this.waiters.get(deviceId) ?? new Set<Waiter>();
+        this.waiters.set(deviceId, set);
+        const done = (cmds: DeviceCommand[]) => {
+          clearTimeout(timer);
+          set.delete(done);
+          signal.removeEventListener('abort', onAbort);
+          resolve(cmds);
+        };
+        const onAbort = () => done([]);
+        const timer = setTimeout(() => done([]), waitMs);
+        signal.addEventListener('abort', onAbort);
+        set.add(done);
+      });
+    } finally {
+      this.devices.connection(deviceId, -1);
+    }
+  }
+
+  /** A device's acknowledgement (HTTP or MQTT); returns the command's status after it. */
+  async acknowledge(deviceId: string, commandId: string, body: unknown): Promise<CommandStatus> {
+    const ack = parseAck(body);
+    const live = this.inFlight.get(deviceId);
+    const c = live?.id === commandId ? live : await this.repo.findById(commandId);
+    if (!c || c.deviceId !== deviceId) throw notFound('COMMAND_NOT_FOUND');
+    this.devices.heard(deviceId);
+    const device = this.devices.get(deviceId);
+    // A late acknowledgement does not change the command, but the gate state it carries is real.
+    if (ack.state && device?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
+    if (c === live) {
+      await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now());
+      if (ack.success) this.watchTravel(c);
+    } else {
+      await this.audit.record({ action: 'command.completed', userId: null, username: null, target: `device:${deviceId}`, result: ack.success ? 'ok' : 'failed', ip: null, details: { commandId, command: c.command, late: true, status: c.status, message: ack.message ?? null } });
+    }
+    return c.status;
+  }
+
+  /** A device's gate state was reported (telemetry): a travel watch ends when the gate gets there. */
+  private gateReported(deviceId: string, state: GateState): void {
+    const timer = this.travelTimers.get(deviceId);
+    if (timer && (state === 'abierta' || state === 'cerrada' || state === 'falla')) {
+      clearTimeout(timer);
+      this.travelTimers.delete(deviceId);
+    }
+  }
+
+  private watchTravel(c: CommandRecord): void {
+    const target = GATE_TARGET[c.command];
+    const device = this.devices.get(c.deviceId);
+    if (!target || !device || device.gateState === target) return;
+    clearTimeout(this.travelTimers.get(c.deviceId));
+    const timeoutS = device.settings.travelTimeoutS ?? DEFAULT_TRAVEL_TIMEOUT_S;
+    const timer = setTimeout(() => {
+      this.travelTimers.delete(c.deviceId);
+      if (this.devices.get(c.deviceId)?.gateState !== target) void this.devices.setGateState(c.deviceId, 'falla');
+    }, timeoutS * 1000);
+    timer.unref();
+    this.travelTimers.set(c.deviceId, timer);
+  }
+
+  /** Delivers a fresh command at once: a long poll waiting, or the MQTT session. */
+  private async push(deviceId: string, now: number): Promise<void> {
+    const waiting = this.waiters.get(deviceId);
+    if (waiting && waiting.size > 0) {
+      const cmds = await this.handOut(deviceId, now);
+      const first = [...waiting][0]!;
+      first(cmds);
+      return;
+    }
+    await this.publishMqtt(deviceId, now);
+  }
+
+  private async publishMqtt(deviceId: string, now: number): Promise<void> {
+    const c = this.inFlight.get(deviceId);
+    if (!c || !this.mqtt?.isConnected(deviceId)) return;
+    await this.markHandedOut(c, now);
+    await this.mqtt.deliver(deviceId, toDeviceCommand(c)).catch(() => undefined);
+  }
+
+  private async markHandedOut(c: CommandRecord, now: number): Promise<void> {
+    const first = c.status === 'pending';
+    c.handedOutAtMs = now;
+    if (first) {
+      c.status = 'delivered';
+      c.deliveredAtMs = now;
+    }
+    await this.repo.save(c);
+    if (first) this.publishChange(c);
+  }
+
+  private async finish(c: CommandRecord, status: CommandStatus, message: string | null, now: number): Promise<void> {
+    c.status = status;
+    c.completedAtMs = now;
+    c.message = message;
+    if (this.inFlight.get(c.deviceId) === c) this.inFlight.delete(c.deviceId);
+    await this.repo.save(c);
+    this.publishChange(c);
+    await this.audit.record({
+      action: 'command.completed',
+      userId: c.issuedBy?.id ?? null,
+      username: c.issuedBy?.username ?? null,
+      target: `device:${c.deviceId}`,
+      result: status === 'succeeded' ? 'ok' : 'failed',
+      ip: null,
+      details: { commandId: c.id, command: c.command, status, message },
+    });
+  }
+
+  private publishChange(c: CommandRecord): void {
+    const command = toCommand(c);
+    this.bus.emit('command.updated', command);
+    void this.devices.setLastCommand(command, false);
+  }
+
+  /** Times out expired commands and re-publishes unacknowledged ones over MQTT every 5 s. */
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    for (const c of [...this.inFlight.values()]) {
+      if (now >= c.expiresAtMs) await this.finish(c, 'timed_out', null, now).catch(() => undefined);
+      else if (c.handedOutAtMs !== null && now - c.handedOutAtMs >= REDELIVER_AFTER_MS) await this.publishMqtt(c.deviceId, now).catch(() => undefined);
+    }
+  }
+}
+
+function toDeviceCommand(c: CommandRecord): DeviceCommand {
+  return { id: c.id, command: c.command, issuedAt: iso(c.issuedAtMs), expiresAt: iso(c.expiresAtMs) };
+}
+
+/** Validates an acknowledgement body: `success` boolean, optional `message` and gate `state`. */
+function parseAck(body: unknown): CommandAck {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('MESSAGE_INVALID');
+  const b = body as Record<string, unknown>;
+  if (typeof b.success !== 'boolean') throw badRequest('MESSAGE_INVALID', { field: 'success' });
+  if (b.message !== undefined && b.message !== null && (typeof b.message !== 'string' || b.message.length > 500)) {
+    throw unprocessable('VALUE_INVALID', { field: 'message' });
+  }
+  if (b.state !== undefined && !(GATE_STATES as readonly unknown[]).includes(b.state)) throw unprocessable('VALUE_INVALID', { field: 'state' });
+  return {
+    success: b.success,
+    ...(typeof b.message === 'string' ? { message: b.message } : {}),
+    ...(b.state !== undefined ? { state: b.state as GateState } : {}),
+  };
+}

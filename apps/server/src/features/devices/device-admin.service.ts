@@ -1,0 +1,164 @@
+import type { DeviceType, WaterType } from '@agua/shared';
+import { AppError, conflict, notFound, unprocessable } from '../../lib/errors';
+import type { EventBus } from '../../lib/event-bus';
+import type { AuditService } from '../audit/audit.service';
+import type { UserRecord } from '../users/users.repository';
+import { hashDeviceKey, newDeviceKey } from './device-keys';
+import type { DeviceRecord, DeviceSettings, DevicesRepository } from './devices.repository';
+import type { DevicesService } from './devices.service';
+
+export interface DeviceConfigInput {
+  maxLevel?: number | undefined;
+  warningPct?: number | undefined;
+  criticalPct?: number | undefined;
+  offlineAfterS?: number | undefined;
+  travelTimeoutS?: number | undefined;
+}
+
+export interface CreateDeviceInput {
+  id: string;
+  name: string;
+  location: string;
+  type: DeviceType;
+  waterType?: WaterType | null | undefined;
+  config?: DeviceConfigInput | undefined;
+}
+
+export interface PatchDeviceInput {
+  enabled?: boolean | undefined;
+  name?: string | undefined;
+  location?: string | undefined;
+  waterType?: WaterType | null | undefined;
+  config?: DeviceConfigInput | undefined;
+}
+
+interface Actor {
+  user: UserRecord;
+  ip: string;
+}
+
+/** Extra storage work that retiring or purging a device needs from other features. */
+export interface DevicePurger {
+  purgeHistory(deviceId: string): Promise<void>;
+}
+
+/**
+ * Administration of devices (manage_devices): create, edit, enable/disable ('Conectar' /
+ * 'Desconectar'), rotate the key, retire or purge. Every change is audited.
+ */
+export class DeviceAdminService {
+  constructor(
+    private readonly repo: DevicesRepository,
+    private readonly devices: DevicesService,
+    private readonly bus: EventBus,
+    private readonly audit: AuditService,
+    private readonly keyPepper: string,
+    private readonly purger: DevicePurger,
+  ) {}
+
+  async create(input: CreateDeviceInput, actor: Actor): Promise<{ device: DeviceRecord; apiKey: string }> {
+    if (this.devices.get(input.id)) throw conflict('DEVICE_ID_TAKEN');
+    const settings = settingsFor(input.type, {}, input.config);
+    const apiKey = newDeviceKey();
+    const record: DeviceRecord = {
+      id: input.id,
+      name: input.name.trim(),
+      location: input.location.trim(),
+      type: input.type,
+      waterType: input.type === 'level_sensor' ? (input.waterType ?? null) : null,
+      enabled: true,
+      retiredAtMs: null,
+      keyHash: hashDeviceKey(this.keyPepper, apiKey),
+      settings,
+      gateState: null,
+      lastSeenMs: null,
+      lastCommandId: null,
+      reading: null,
+      createdAtMs: Date.now(),
+    };
+    await this.repo.insert(record);
+    this.devices.upsert(record);
+    await this.record('device.created', record.id, actor, { type: record.type, name: record.name });
+    return { device: record, apiKey };
+  }
+
+  async patch(id: string, input: PatchDeviceInput, actor: Actor): Promise<DeviceRecord> {
+    const current = this.activeDevice(id);
+    const next: DeviceRecord = {
+      ...current,
+      name: input.name?.trim() ?? current.name,
+      location: input.location?.trim() ?? current.location,
+      waterType: current.type === 'level_sensor' && input.waterType !== undefined ? input.waterType : current.waterType,
+      enabled: input.enabled ?? current.enabled,
+      settings: settingsFor(current.type, current.settings, input.config),
+    };
+    await this.repo.updateAdmin(next);
+    this.devices.upsert(next);
+    if (input.enabled === false && current.enabled) this.bus.emit('device.revoked', { deviceId: id });
+    if (input.enabled !== undefined && input.enabled !== current.enabled) {
+      await this.record(input.enabled ? 'device.enabled' : 'device.disabled', id, actor);
+    }
+    const changed = (['name', 'location', 'waterType', 'config'] as const).filter((k) => input[k] !== undefined);
+    if (changed.length > 0) await this.record('device.updated', id, actor, { fields: changed });
+    return next;
+  }
+
+  /** A new key: the old one stops working at once and its MQTT session is closed. */
+  async rotateKey(id: string, actor: Actor): Promise<string> {
+    const current = this.activeDevice(id);
+    const apiKey = newDeviceKey();
+    const next = { ...current, keyHash: hashDeviceKey(this.keyPepper, apiKey) };
+    await this.repo.updateAdmin(next);
+    this.devices.upsert(next);
+    this.bus.emit('device.revoked', { deviceId: id });
+    await this.record('device.key_rotated', id, actor);
+    return apiKey;
+  }
+
+  /** Retires a device (history kept, id never reused), or with purge deletes it and its history. */
+  async remove(id: string, purge: boolean, actor: Actor): Promise<void> {
+    const current = this.devices.get(id);
+    if (!current || (current.retiredAtMs !== null && !purge)) throw notFound('DEVICE_NOT_FOUND');
+    this.bus.emit('device.revoked', { deviceId: id });
+    if (purge) {
+      await this.purger.purgeHistory(id);
+      await this.repo.delete(id);
+      this.devices.remove(id);
+    } else {
+      const next = { ...current, retiredAtMs: Date.now(), keyHash: null, enabled: false };
+      await this.repo.updateAdmin(next);
+      this.devices.upsert(next);
+    }
+    await this.record('device.deleted', id, actor, { purge });
+  }
+
+  private activeDevice(id: string): DeviceRecord {
+    const d = this.devices.get(id);
+    if (!d || d.retiredAtMs !== null) throw notFound('DEVICE_NOT_FOUND');
+    return d;
+  }
+
+  private record(action: Parameters<AuditService['record']>[0]['action'], id: string, actor: Actor, details?: Record<string, unknown>) {
+    return this.audit.record({ action, userId: actor.user.id, username: actor.user.username, target: `device:${id}`, result: 'ok', ip: actor.ip, details: details ?? null });
+  }
+}
+
+/** Merges and checks per-device settings; thresholds must keep warning below critical. */
+function settingsFor(type: DeviceType, current: DeviceSettings, input: DeviceConfigInput | undefined): DeviceSettings {
+  const next: DeviceSettings = { ...current };
+  for (const [k, v] of Object.entries(input ?? {})) {
+    if (v !== undefined) (next as Record<string, number>)[k] = v;
+  }
+  if (type === 'level_sensor') {
+    if (next.maxLevel === undefined) throw unprocessable('INVALID_VALUE', { field: 'config.maxLevel' });
+    const warning = next.warningPct ?? 60;
+    const critical = next.criticalPct ?? 85;
+    if (warning >= critical) throw new AppError(422, 'INVALID_VALUE', { field: 'config.warningPct', reason: 'warningPct < criticalPct' });
+    delete next.travelTimeoutS;
+  } else {
+    delete next.maxLevel;
+    delete next.warningPct;
+    delete next.criticalPct;
+  }
+  return next;
+}

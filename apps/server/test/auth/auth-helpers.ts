@@ -1,0 +1,137 @@
+// Helpers shared by the auth tests (API.md "Sign-in", "Rules for every route", "CSRF").
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { Role, User, UserStatus } from '@agua/shared';
+import { hashPassword } from '../../src/features/auth/password';
+import { newId } from '../../src/lib/ids';
+import { DEMO_PASSWORDS, sessionCookieOf, type TestServer } from '../helpers/server';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+export const TSX_CLI = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
+
+export const MSG = {
+  INVALID_CREDENTIALS: 'Credenciales de usuario inválidas',
+  USER_INACTIVE: 'Usuario inactivo. Contacte al administrador.',
+  MASTER_PASSWORD_REQUIRED: 'Se requiere la Contraseña Maestra',
+  MASTER_PASSWORD_INVALID: 'Contraseña Maestra incorrecta',
+  TOO_MANY_ATTEMPTS: 'Demasiados intentos fallidos. Intente de nuevo más tarde.',
+  PASSWORD_CHANGE_REQUIRED: 'Debe cambiar su contraseña antes de continuar.',
+} as const;
+
+export const ROLE_PERMISSIONS_EXPECTED: Record<Role, string[]> = {
+  admin: ['read', 'write', 'delete', 'manage_users', 'manage_devices'],
+  operator: ['read', 'write'],
+  viewer: ['read'],
+};
+
+export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** POST /api/v1/auth/login with any body (JSON-encoded unless a string is given). */
+export function postLogin(s: TestServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return s.fetch('/api/v1/auth/login', { method: 'POST', json: body, headers });
+}
+
+/** Asserts the API's error envelope with an exact code (and message, when given); returns the body. */
+export async function expectError(res: Response, status: number, code: string, message?: string): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  expect({ status: res.status, text }).toMatchObject({ status });
+  const body = JSON.parse(text) as Record<string, unknown>;
+  expect(body.code).toBe(code);
+  expect(typeof body.error).toBe('string');
+  expect((body.error as string).length).toBeGreaterThan(0);
+  if (message !== undefined) expect(body.error).toBe(message);
+  return body;
+}
+
+/** Asserts the `User` shape of API.md exactly (no extra keys, no hashes). */
+export function expectUserShape(user: User, expected: { username: string; role: Role }): void {
+  expect(Object.keys(user).sort()).toEqual(
+    ['email', 'id', 'lastLogin', 'mustChangePassword', 'name', 'permissions', 'role', 'status', 'username'].sort(),
+  );
+  expect(user.username).toBe(expected.username);
+  expect(user.role).toBe(expected.role);
+  expect([...user.permissions].sort()).toEqual([...ROLE_PERMISSIONS_EXPECTED[expected.role]].sort());
+  expect(typeof user.id).toBe('string');
+  expect(user.id.length).toBeGreaterThan(0);
+  expect(typeof user.name).toBe('string');
+  expect(typeof user.email).toBe('string');
+  expect(['active', 'inactive']).toContain(user.status);
+  expect(user.lastLogin === null || ISO_UTC.test(user.lastLogin)).toBe(true);
+  expect(typeof user.mustChangePassword).toBe('boolean');
+}
+
+export interface NewUser {
+  username: string;
+  password: string;
+  role?: Role;
+  status?: UserStatus;
+  mustChangePassword?: boolean;
+  masterPassword?: string | null;
+}
+
+/** Creates a user directly through the repository (no users API yet); returns its id. */
+export async function createUser(s: TestServer, u: NewUser): Promise<string> {
+  const id = newId('usr');
+  await s.app.ctx.users.insert({
+    id,
+    username: u.username,
+    name: `Test ${u.username}`,
+    email: `${u.username}@test.example`,
+    role: u.role ?? 'viewer',
+    status: u.status ?? 'active',
+    passwordHash: await hashPassword(u.password),
+    masterPasswordHash: u.masterPassword ? await hashPassword(u.masterPassword) : null,
+    mustChangePassword: u.mustChangePassword ?? false,
+    lastLoginMs: null,
+    createdAtMs: Date.now(),
+  });
+  return id;
+}
+
+/** Signs in with explicit credentials; fails the test unless 200; returns the cookie. */
+export async function loginAs(s: TestServer, body: { username: string; password: string; masterPassword?: string }): Promise<string> {
+  const res = await postLogin(s, body);
+  if (res.status !== 200) throw new Error(`login as ${body.username} failed: ${res.status} ${await res.text()}`);
+  return sessionCookieOf(res);
+}
+
+/** Audit events (newest first) of one action, read as the demo admin. */
+export async function auditEvents(s: TestServer, action: string, adminCookie?: string): Promise<Array<Record<string, unknown>>> {
+  const cookie = adminCookie ?? (await loginAs(s, DEMO_PASSWORDS.admin));
+  const res = await s.fetch(`/api/v1/audit?action=${encodeURIComponent(action)}&limit=500`, { cookie });
+  expect(res.status).toBe(200);
+  const page = (await res.json()) as { items: Array<Record<string, unknown>>; nextCursor: string | null };
+  return page.items;
+}
+
+/** Runs a TypeScript entry with tsx in a child process; resolves with its exit code and output. */
+export function runTsx(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = 20_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const base: Record<string, string | undefined> = { ...process.env };
+    for (const k of ['DATABASE_URL', 'MQTT_URL', 'REDIS_URL', 'PORT', 'MQTT_PORT', 'NODE_OPTIONS']) delete base[k];
+    const child = spawn(process.execPath, [TSX_CLI, entry], { cwd: REPO_ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${entry} did not exit within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    // 'close' comes after the pipes are drained.
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}

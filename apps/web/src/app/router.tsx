@@ -1,0 +1,53 @@
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
+import { FullPageSpinner } from '@/components/ui/spinner';
+import { AppShell } from './layout/app-shell';
+import { RequireAdmin, RequireAuth } from './routes/guards';
+import { RouteError } from './routes/route-error';
+
+type LazyModule = Promise<{ default: React.ComponentType }>;
+
+// Each screen is its own chunk: the login page must not download the dashboard.
+function screen(load: () => LazyModule): Pick<RouteObject, 'lazy' | 'errorElement'> {
+  return {
+    lazy: async () => ({ Component: (await load()).default }),
+    errorElement: <RouteError />,
+  };
+}
+
+const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <Outlet />,
+    errorElement: <RouteError />,
+    hydrateFallbackElement: <FullPageSpinner />,
+    children: [
+      { path: 'login', ...screen(() => import('./routes/login')) },
+      {
+        element: <RequireAuth />,
+        errorElement: <RouteError />,
+        children: [
+          {
+            element: <AppShell />,
+            errorElement: <RouteError />,
+            children: [
+              { index: true, ...screen(() => import('./routes/dashboard')) },
+              { path: 'devices', ...screen(() => import('./routes/devices')) },
+              { path: 'account/password', ...screen(() => import('./routes/change-password')) },
+              {
+                element: <RequireAdmin />,
+                errorElement: <RouteError />,
+                children: [
+                  { path: 'users', ...screen(() => import('./routes/users')) },
+                  { path: 'audit', ...screen(() => import('./routes/audit')) },
+                  { path: 'manual', ...screen(() => import('./routes/manual')) },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export const router = createBrowserRouter(routes);

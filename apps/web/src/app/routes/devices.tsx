@@ -1,0 +1,41 @@
+import { useSearchParams } from 'react-router';
+import { MousePointerClick } from 'lucide-react';
+import { can } from '@agua/shared';
+import { Card } from '@/components/ui/card';
+import { PageHeader } from '@/components/page-header';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { DeviceControlPanel } from '@/features/devices/components/device-control-panel';
+import { DeviceList } from '@/features/devices/components/device-list';
+import { useDevices } from '@/features/devices/hooks/use-devices';
+import { DataAgeNotice } from '@/features/live/components/data-age-notice';
+import { LoadError } from './load-error';
+
+export default function DevicesRoute() {
+  const { user } = useAuth();
+  const { devices, isLoading, error, fetchedAt, refetch } = useDevices();
+  const [params] = useSearchParams();
+  const selectedId = params.get('id');
+  const selected = selectedId ? (devices.find((d) => d.id === selectedId) ?? null) : null;
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader title="Control de Dispositivos de Agua" description="Estado, conexión y comandos de cada dispositivo." />
+      <DataAgeNotice fetchedAt={fetchedAt} />
+      {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
+      <div className="grid items-start gap-6 @5xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)]">
+        <DeviceList devices={devices} selectedId={selectedId} canManageDevices={can(user, 'manage_devices')} loading={isLoading} />
+        <div className="@5xl:sticky @5xl:top-24">
+          {selected ? (
+            <DeviceControlPanel device={selected} canWrite={can(user, 'write')} />
+          ) : (
+            <Card className="flex flex-col items-center gap-3 p-10 text-center">
+              <MousePointerClick aria-hidden="true" className="size-8 text-muted-foreground" />
+              {selectedId && !isLoading ? <p className="text-sm font-medium">Dispositivo no encontrado: {selectedId}</p> : null}
+              <p className="text-sm text-muted-foreground">Selecciona un dispositivo para controlarlo</p>
+            </Card>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/** A free TCP port, chosen once in the main process; workers inherit it through the environment. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+process.env.E2E_PORT ??= String(await freePort());
+process.env.E2E_MQTT_PORT ??= String(await freePort());
+process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'agua-e2e-'));
+const baseURL = `http://127.0.0.1:${process.env.E2E_PORT}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json']],
+  use: {
+    baseURL,
+    locale: 'es-ES',
+    timezoneId: 'Europe/Madrid',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+    },
+  },
+  webServer: {
+    command: 'node tools/start.mjs',
+    url: `${baseURL}/api/health`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      PORT: process.env.E2E_PORT,
+      MQTT_PORT: process.env.E2E_MQTT_PORT,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      HOST: '127.0.0.1',
+      DEMO: 'true',
+      SIMULATE: 'true',
+      LOG_LEVEL: 'warn',
+      // Sign-in lockout would trip over the many deliberate failures of the suite.
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
+      LOGIN_MAX_FAILURES_PER_USER: '1000',
+    },
+  },
+});

@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// `npm start`: builds the web app when it is missing or older than its sources, then runs the
+// server (TypeScript through tsx) in this terminal, passing signals on for a graceful shutdown.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const distIndex = path.join(root, 'apps/web/dist/index.html');
+
+function newestMtime(target) {
+  if (!fs.existsSync(target)) return 0;
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of fs.readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+const sources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'packages/shared/src'].map((p) => path.join(root, p));
+const builtAt = fs.existsSync(distIndex) ? fs.statSync(distIndex).mtimeMs : 0;
+if (builtAt < Math.max(...sources.map(newestMtime))) {
+  console.log('Construyendo la aplicación web…');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

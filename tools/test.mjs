@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+// `npm test`: type check, lint, unit + API tests (vitest), browser tests (Playwright on Debian's
+// Chromium). Runs every stage even when one fails, then prints one closing line of totals.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
+const only = process.argv[2]; // optional: typecheck | lint | unit | e2e
+
+const run = (label, cmd, args, env = {}) => {
+  if (only && only !== label) return true;
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return res.status === 0;
+};
+
+const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator'];
+const stages = [];
+stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
+stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
+const vitestJson = path.join(reports, 'vitest.json');
+stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
+const e2eReady = only && only !== 'e2e' ? true : run('e2e', 'node', ['tools/ensure-chromium.mjs']);
+const pwJson = path.join(reports, 'playwright.json');
+stages.push(['e2e', e2eReady && run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
+
+let passed = 0;
+let failed = 0;
+if (fs.existsSync(vitestJson)) {
+  const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+}
+if (fs.existsSync(pwJson)) {
+  const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
+  passed += p.stats?.expected ?? 0;
+  failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
+}
+const failedStages = stages.filter(([, ok]) => !ok).map(([name]) => name);
+console.log(`\nStages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failedStages.length === 0 ? 0 : 1);
