@@ -29,6 +29,7 @@ import telemetryRoutes from './features/telemetry/telemetry.routes';
 import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
+import { UsersService } from './features/users/users.service';
 import { AppError } from './lib/errors';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
@@ -57,6 +58,7 @@ export interface AppContext {
   storage: Storage;
   bus: EventBus;
   users: UsersRepository;
+  usersService: UsersService;
   audit: AuditService;
   auditRepo: AuditRepository;
   auth: AuthService;
@@ -122,7 +124,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: ctx.devices, admin: ctx.deviceAdmin });
   await app.register(commandsRoutes, { commands: ctx.commands, repo: ctx.commandsRepo, telemetry: ctx.telemetry, limiter: ctx.limiter });
-  await app.register(usersRoutes, { users: ctx.users });
+  await app.register(usersRoutes, { users: ctx.users, service: ctx.usersService });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
   await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
@@ -190,6 +192,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     },
   });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
+  const usersService = new UsersService(users, audit, (userId) => auth.endSessionsOf(userId));
   const readings = new ReadingsRepository(storage.db);
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
     purgeHistory: async (deviceId) => {
@@ -197,7 +200,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       await commandsRepo.deleteByDevice(deviceId);
     },
   });
-  return { config, storage, bus, users, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings };
+  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings };
 }
 
 /** Over MQTT the acknowledgement names its command in the body (`id`, or `commandId`). */

@@ -1,22 +1,86 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { UserSchema } from '@agua/shared';
+import { RoleSchema, UserSchema, UserStatusSchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toUser } from './user.mapper';
 import type { UsersRepository } from './users.repository';
+import type { UsersService } from './users.service';
+
+const Username = Type.String({ minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9._-]+$' });
+const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
+const Email = Type.String({ maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
+const Password = Type.String({ minLength: 1, maxLength: 200 });
+const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** User administration, for role admin exactly (API.md). */
-export default async function usersRoutes(app: FastifyInstance, opts: { users: UsersRepository }) {
+export default async function usersRoutes(app: FastifyInstance, opts: { users: UsersRepository; service: UsersService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const tags = ['users'];
+  const actor = (req: FastifyRequest) => ({ user: req.auth!.user, ip: req.ip });
+
   r.get('/api/v1/users', {
     config: { access: 'admin' },
-    schema: {
-      tags: ['users'],
-      summary: 'Every user',
-      security: SESSION_SECURITY,
-      response: { 200: Type.Array(UserSchema), ...errors(401, 403) },
-    },
+    schema: { tags, summary: 'Every user', security: SESSION_SECURITY, response: { 200: Type.Array(UserSchema), ...errors(401, 403) } },
     handler: async () => (await opts.users.list()).map(toUser),
+  });
+
+  r.post('/api/v1/users', {
+    config: { access: 'admin' },
+    schema: {
+      tags,
+      summary: 'Create a user with a temporary password (to be changed at first sign-in)',
+      security: SESSION_SECURITY,
+      body: Type.Object(
+        { username: Username, name: Name, email: Email, role: RoleSchema, password: Password, masterPassword: Type.Optional(Password) },
+        { additionalProperties: false },
+      ),
+      response: { 201: UserSchema, ...errors(400, 401, 403, 409, 422) },
+    },
+    handler: async (req, reply) => reply.status(201).send(toUser(await opts.service.create(req.body, actor(req)))),
+  });
+
+  r.patch('/api/v1/users/:id', {
+    config: { access: 'admin' },
+    schema: {
+      tags,
+      summary: 'Edit a user (name, email, role, status, master password of an admin)',
+      security: SESSION_SECURITY,
+      params: Params,
+      body: Type.Object(
+        {
+          name: Type.Optional(Name),
+          email: Type.Optional(Email),
+          role: Type.Optional(RoleSchema),
+          status: Type.Optional(UserStatusSchema),
+          masterPassword: Type.Optional(Password),
+        },
+        { additionalProperties: false },
+      ),
+      response: { 200: UserSchema, ...errors(400, 401, 403, 404, 409, 422) },
+    },
+    handler: async (req) => toUser(await opts.service.patch(req.params.id, req.body, actor(req))),
+  });
+
+  r.delete('/api/v1/users/:id', {
+    config: { access: 'admin' },
+    schema: { tags, summary: 'Delete a user', security: SESSION_SECURITY, params: Params, response: { 204: Type.Null(), ...errors(401, 403, 404, 409) } },
+    handler: async (req, reply) => {
+      await opts.service.delete(req.params.id, actor(req));
+      return reply.status(204).send(null);
+    },
+  });
+
+  r.post('/api/v1/users/:id/password', {
+    config: { access: 'admin' },
+    schema: {
+      tags,
+      summary: 'Set a new temporary password; the user must change it and their sessions end',
+      security: SESSION_SECURITY,
+      params: Params,
+      body: Type.Object({ password: Password }, { additionalProperties: false }),
+      response: { 200: UserSchema, ...errors(400, 401, 403, 404, 422) },
+    },
+    handler: async (req) => toUser(await opts.service.resetPassword(req.params.id, req.body.password, actor(req))),
   });
 }
