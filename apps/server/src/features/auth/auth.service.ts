@@ -42,6 +42,8 @@ export function sessionIdOf(token: string): string {
 
 /** Sign-in, sessions and one's own password (API.md "Sign-in"). */
 export class AuthService {
+  private readonly attemptsByAddress = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly users: UsersRepository,
     private readonly sessions: SessionsRepository,
@@ -51,8 +53,23 @@ export class AuthService {
     private readonly options: AuthOptions,
   ) {}
 
-  /** Checks in the order API.md fixes: lockout, credentials, inactive, master password. */
+  /**
+   * Sign-in attempts from one address run one at a time, so that concurrent guesses cannot all
+   * pass the lockout check before any of their failures is counted.
+   */
   async login(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
+    const previous = this.attemptsByAddress.get(from.ip) ?? Promise.resolve();
+    const attempt = previous.catch(() => undefined).then(() => this.attempt(input, from));
+    const tail = attempt.catch(() => undefined);
+    this.attemptsByAddress.set(from.ip, tail);
+    void tail.then(() => {
+      if (this.attemptsByAddress.get(from.ip) === tail) this.attemptsByAddress.delete(from.ip);
+    });
+    return attempt;
+  }
+
+  /** Checks in the order API.md fixes: lockout, credentials, inactive, master password. */
+  private async attempt(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
     const username = input.username.trim().toLowerCase();
     const now = Date.now();
     await this.assertNotLockedOut(username, from.ip, now);

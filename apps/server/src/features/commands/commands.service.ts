@@ -137,7 +137,7 @@ export class CommandsService {
   async longPoll(deviceId: string, waitMs: number, signal: AbortSignal): Promise<DeviceCommand[]> {
     const ready = await this.handOut(deviceId);
     if (ready.length > 0 || waitMs === 0) return ready;
-    this.devices.connection(deviceId, 1);
+    this.devices.connection(deviceId, 1, 'poll');
     try {
       return await new Promise<DeviceCommand[]>((resolve) => {
         const set = this.waiters.get(deviceId) ?? new Set<Waiter>();
@@ -154,7 +154,7 @@ export class CommandsService {
         set.add(done);
       });
     } finally {
-      this.devices.connection(deviceId, -1);
+      this.devices.connection(deviceId, -1, 'poll');
     }
   }
 

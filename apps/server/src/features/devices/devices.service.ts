@@ -9,6 +9,8 @@ interface LiveState {
   online: boolean;
   /** Open MQTT sessions and HTTP long polls: while any is open the device is online. */
   connections: number;
+  /** When its MQTT session ended: offline at once, until it is heard again (PROTOCOL.md). */
+  sessionEndedAtMs: number | null;
   lastCommand: Command | null;
 }
 
@@ -49,7 +51,7 @@ export class DevicesService {
   }
 
   private index(record: DeviceRecord, lastCommand: Command | null): LiveState {
-    const live: LiveState = { record, online: false, connections: 0, lastCommand };
+    const live: LiveState = { record, online: false, connections: 0, sessionEndedAtMs: null, lastCommand };
     live.online = this.computeOnline(live, Date.now());
     this.state.set(record.id, live);
     if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
@@ -61,6 +63,7 @@ export class DevicesService {
     if (!record.enabled || record.retiredAtMs !== null) return false;
     if (live.connections > 0) return true;
     if (record.lastSeenMs === null) return false;
+    if (live.sessionEndedAtMs !== null && record.lastSeenMs <= live.sessionEndedAtMs) return false;
     return now - record.lastSeenMs <= offlineAfterS(record, this.opts.defaultOfflineAfterS) * 1000;
   }
 
@@ -122,12 +125,18 @@ export class DevicesService {
     if (!live.online) this.refresh(id);
   }
 
-  /** A connection (MQTT session, long poll) opened (+1) or closed (-1). */
-  connection(id: string, delta: 1 | -1): void {
+  /**
+   * A connection opened (+1) or closed (-1). The end of an MQTT session (last will or clean
+   * DISCONNECT) turns the device offline at once; the end of a long poll counts as being heard,
+   * since the device re-polls straight away.
+   */
+  connection(id: string, delta: 1 | -1, kind: 'mqtt' | 'poll'): void {
     const live = this.state.get(id);
     if (!live) return;
     live.connections = Math.max(0, live.connections + delta);
-    if (delta === 1) this.heard(id);
+    const now = Date.now();
+    if (delta === 1 || kind === 'poll') this.heard(id, now);
+    if (delta === -1 && kind === 'mqtt' && live.connections === 0) live.sessionEndedAtMs = now;
     this.refresh(id);
   }
 

@@ -165,13 +165,13 @@ export class MqttBroker {
   private clientReady(client: Client): void {
     const previous = this.sessions.get(client.id);
     this.sessions.set(client.id, client);
-    if (!previous) this.opts.devices.connection(client.id, 1);
+    if (!previous) this.opts.devices.connection(client.id, 1, 'mqtt');
   }
 
   private clientGone(client: Client): void {
     if (this.sessions.get(client.id) !== client) return;
     this.sessions.delete(client.id);
-    this.opts.devices.connection(client.id, -1);
+    this.opts.devices.connection(client.id, -1, 'mqtt');
   }
 }
 
