@@ -18,6 +18,9 @@ import { CommandsService } from './features/commands/commands.service';
 import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DevicesRepository } from './features/devices/devices.repository';
 import { ReadingsRepository } from './features/history/readings.repository';
+import historyRoutes from './features/history/history.routes';
+import { HistoryService } from './features/history/history.service';
+import { ReadingsRetention } from './features/history/retention';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
@@ -72,6 +75,8 @@ export interface AppContext {
   commandsRepo: CommandsRepository;
   deviceAdmin: DeviceAdminService;
   readings: ReadingsRepository;
+  history: HistoryService;
+  retention: ReadingsRetention;
 }
 
 declare module 'fastify' {
@@ -106,7 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(errorHandlerPlugin);
   await app.register(openapiPlugin, { version: config.version });
   await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
-  await app.register(accessPlugin, { auth: ctx.auth });
+  await app.register(accessPlugin, { auth: ctx.auth, cookie: { secure: config.cookieSecure, ttlH: config.sessionTtlH } });
 
   await app.register(systemRoutes, {
     demo: config.demo,
@@ -127,6 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(usersRoutes, { users: ctx.users, service: ctx.usersService });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
   await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
+  await app.register(historyRoutes, { history: ctx.history, retention: ctx.retention });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
   await app.register(webAppPlugin, { distDir: config.webDistDir });
 
@@ -200,7 +206,9 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       await commandsRepo.deleteByDevice(deviceId);
     },
   });
-  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings };
+  const history = new HistoryService(readings, devices);
+  const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
+  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention };
 }
 
 /** Over MQTT the acknowledgement names its command in the body (`id`, or `commandId`). */

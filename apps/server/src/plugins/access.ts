@@ -1,6 +1,6 @@
 // Provides request.auth and the per-route access check; needs the AuthService.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { can, type Permission } from '@agua/shared';
 import { AppError, forbidden, unauthorized } from '../lib/errors';
 import type { Authenticated, AuthService } from '../features/auth/auth.service';
@@ -24,8 +24,24 @@ declare module 'fastify' {
   }
 }
 
+export interface SessionCookieOptions {
+  secure: boolean;
+  ttlH: number;
+}
+
+/** Sets the session cookie; it lives as long as the session's idle time (API.md). */
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, opts: SessionCookieOptions): void {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: opts.secure || req.protocol === 'https',
+    maxAge: opts.ttlH * 3600,
+  });
+}
+
 /** Resolves the session cookie and enforces the route's declared access before anything else runs. */
-async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService }) {
+async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService; cookie: SessionCookieOptions }) {
   app.decorateRequest('auth', null);
   app.decorateRequest('device', null);
 
@@ -36,10 +52,13 @@ async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService }) {
     }
   });
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config?.access ?? 'public';
     if (access === 'public' || access === 'device') return;
-    req.auth = await opts.auth.authenticate(req.cookies[SESSION_COOKIE]);
+    const token = req.cookies[SESSION_COOKIE];
+    req.auth = await opts.auth.authenticate(token);
+    // The session slides with use; so does the cookie's Max-Age.
+    if (req.auth?.touched && token) setSessionCookie(req, reply, token, opts.cookie);
     assertAccess(req, access);
   });
 }

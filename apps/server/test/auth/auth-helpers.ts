@@ -135,3 +135,51 @@ export function runTsx(
     });
   });
 }
+
+export type WsOutcome = { opened: true; firstFrame: { type: string; data: unknown } } | { opened: false; status: number; body: string };
+
+/**
+ * Tries a real WebSocket upgrade to /api/v1/live; resolves with the first frame when it opens,
+ * or with the HTTP status of the refused handshake.
+ */
+export async function tryLiveSocket(s: TestServer, headers: Record<string, string> = {}): Promise<WsOutcome> {
+  const { default: WebSocket } = await import('ws');
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/api/v1/live`, { headers });
+    const timer = setTimeout(() => {
+      ws.terminate();
+      reject(new Error('live socket: no answer within 5 s'));
+    }, 5000);
+    ws.on('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => {
+        clearTimeout(timer);
+        ws.terminate();
+        resolve({ opened: false, status: res.statusCode ?? 0, body });
+      });
+    });
+    ws.on('message', (data) => {
+      clearTimeout(timer);
+      ws.close();
+      resolve({ opened: true, firstFrame: JSON.parse(String(data)) as { type: string; data: unknown } });
+    });
+    ws.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
+}
+
+/** An open live socket; `closed` resolves with the close code when the server ends it. */
+export async function openLiveSocket(s: TestServer, cookie: string): Promise<{ closed: Promise<number>; close: () => void; isOpen: () => boolean }> {
+  const { default: WebSocket } = await import('ws');
+  const ws = new WebSocket(`${s.url.replace(/^http/, 'ws')}/api/v1/live`, { headers: { cookie } });
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    ws.once('message', () => resolve()); // hello
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`live socket refused: ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+  return { closed, close: () => ws.close(), isOpen: () => ws.readyState === WebSocket.OPEN };
+}

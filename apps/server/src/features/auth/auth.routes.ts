@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { LoginBodySchema, UserSchema } from '@agua/shared';
-import { SESSION_COOKIE } from '../../plugins/access';
+import { SESSION_COOKIE, setSessionCookie } from '../../plugins/access';
 import { errors, PUBLIC_SECURITY, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toUser } from '../users/user.mapper';
 import type { AuthService } from './auth.service';
@@ -18,14 +18,7 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];
 
-  const setSessionCookie = (req: FastifyRequest, reply: FastifyReply, token: string) =>
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: opts.cookieSecure || req.protocol === 'https',
-      maxAge: opts.sessionTtlH * 3600,
-    });
+  const cookie = { secure: opts.cookieSecure, ttlH: opts.sessionTtlH };
 
   r.post('/api/v1/auth/login', {
     config: { access: 'public' },
@@ -38,7 +31,7 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
     },
     handler: async (req, reply) => {
       const { user, token } = await opts.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
-      setSessionCookie(req, reply, token);
+      setSessionCookie(req, reply, token, cookie);
       return toUser(user);
     },
   });

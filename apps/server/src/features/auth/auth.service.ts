@@ -33,6 +33,8 @@ export interface RequestOrigin {
 export interface Authenticated {
   session: SessionRecord;
   user: UserRecord;
+  /** The session's idle clock was reset by this request: the cookie is sent again to match. */
+  touched?: boolean;
 }
 
 /** The cookie holds a random token; the database only its hash. */
@@ -155,6 +157,7 @@ export class AuthService {
     if (now - session.lastUsedMs > TOUCH_EVERY_MS) {
       await this.sessions.touch(session.id, now);
       session.lastUsedMs = now;
+      return { session, user, touched: true };
     }
     return { session, user };
   }

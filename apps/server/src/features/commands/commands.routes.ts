@@ -47,6 +47,10 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
         ...errors(400, 401, 403, 404, 409, 422),
       },
     },
+    // Before validation, so that a viewer gets 403 whatever the body (and the refusal is audited).
+    preValidation: async (req) => {
+      await opts.commands.assertMayIssue(req.auth!.user, req.params.id, req.ip);
+    },
     handler: async (req, reply) => {
       const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body.command, req.ip);
       return reply.status(202).send({ success: true as const, ...result });

@@ -83,6 +83,13 @@ export class CommandsService {
     return c ? toCommand(c) : null;
   }
 
+  /** Refuses (403, audited) a user without write, before anything else is looked at. */
+  async assertMayIssue(user: UserRecord, deviceId: string, ip: string): Promise<void> {
+    if (can(user, 'write')) return;
+    await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { code: 'FORBIDDEN' } });
+    throw forbidden();
+  }
+
   /** Issues a command for a user, checked in API.md's order; every refusal is audited. */
   async issue(user: UserRecord, deviceId: string, command: string, ip: string): Promise<{ message: string; commandId: string }> {
     const refuse = async (err: AppError): Promise<never> => {
@@ -254,12 +261,16 @@ export class CommandsService {
     void this.devices.setLastCommand(command, false);
   }
 
-  /** Times out expired commands and re-publishes unacknowledged ones over MQTT every 5 s. */
+  /**
+   * Times out expired commands and hands unacknowledged ones out again every 5 s: to a long poll
+   * that is waiting (a device that lost its ack and went back to waiting), else over MQTT. A
+   * command no path has taken yet goes to an MQTT session that came up after it was issued.
+   */
   private async tick(): Promise<void> {
     const now = Date.now();
     for (const c of [...this.inFlight.values()]) {
       if (now >= c.expiresAtMs) await this.finish(c, 'timed_out', null, now).catch(() => undefined);
-      else if (c.handedOutAtMs !== null && now - c.handedOutAtMs >= REDELIVER_AFTER_MS) await this.publishMqtt(c.deviceId, now).catch(() => undefined);
+      else if (c.handedOutAtMs === null || now - c.handedOutAtMs >= REDELIVER_AFTER_MS) await this.push(c.deviceId, now).catch(() => undefined);
     }
   }
 }

@@ -4,6 +4,9 @@ import { hashDeviceKey } from './device-keys';
 import { offlineAfterS, toDevice } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
 
+/** A device that is only heard (no status change) is re-sent to browsers at most this often. */
+const LAST_SEEN_PUSH_MS = 5_000;
+
 interface LiveState {
   record: DeviceRecord;
   online: boolean;
@@ -11,6 +14,8 @@ interface LiveState {
   connections: number;
   /** When its MQTT session ended: offline at once, until it is heard again (PROTOCOL.md). */
   sessionEndedAtMs: number | null;
+  /** When browsers were last sent this device (to throttle lastSeen-only updates). */
+  lastSeenPushedMs: number;
   lastCommand: Command | null;
 }
 
@@ -51,7 +56,7 @@ export class DevicesService {
   }
 
   private index(record: DeviceRecord, lastCommand: Command | null): LiveState {
-    const live: LiveState = { record, online: false, connections: 0, sessionEndedAtMs: null, lastCommand };
+    const live: LiveState = { record, online: false, connections: 0, sessionEndedAtMs: null, lastSeenPushedMs: 0, lastCommand };
     live.online = this.computeOnline(live, Date.now());
     this.state.set(record.id, live);
     if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
@@ -71,9 +76,11 @@ export class DevicesService {
   private refresh(id: string, force = false): void {
     const live = this.state.get(id);
     if (!live) return;
-    const online = this.computeOnline(live, Date.now());
+    const now = Date.now();
+    const online = this.computeOnline(live, now);
     if (online !== live.online || force) {
       live.online = online;
+      live.lastSeenPushedMs = now;
       this.bus.emit('device.updated', this.toApi(live));
     }
   }
@@ -114,7 +121,10 @@ export class DevicesService {
     return toDevice(live.record, live, this.opts.defaultOfflineAfterS);
   }
 
-  /** The device was heard now: lastSeen moves, and it may come online. */
+  /**
+   * The device was heard now: lastSeen moves, and it may come online. Browsers learn of the new
+   * lastSeen at most every LAST_SEEN_PUSH_MS per device (readings already carry their own time).
+   */
   heard(id: string, atMs = Date.now()): void {
     const live = this.state.get(id);
     if (!live) return;
@@ -122,7 +132,8 @@ export class DevicesService {
       live.record.lastSeenMs = atMs;
       this.dirtyLastSeen.add(id);
     }
-    if (!live.online) this.refresh(id);
+    const stale = atMs - live.lastSeenPushedMs >= LAST_SEEN_PUSH_MS;
+    this.refresh(id, stale);
   }
 
   /**

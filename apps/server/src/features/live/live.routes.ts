@@ -85,7 +85,11 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     LIVE_PATH,
     {
       websocket: true,
-      config: { access: 'read' },
+      config: {
+        access: 'read',
+        // @fastify/websocket hides its routes from the document; this one is part of the API.
+        swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, hide: false }, url }),
+      },
       schema: {
         tags: ['live'],
         summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated',

@@ -1,0 +1,91 @@
+import type { PassThrough } from 'node:stream';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import ExcelJS from 'exceljs';
+import { READING_STATUS_LABELS, type ReadingStatus } from '@agua/shared';
+import type { ExportPlan } from './history.service';
+import { LocalClock } from './local-time';
+import type { HistoryRow, MsRange } from './readings.repository';
+import { SheetNamer } from './sheet-names';
+
+export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const EXPORT_HEADERS = ['Fecha y Hora', 'Valor', 'Unidad', 'Estado'] as const;
+
+export type RowSource = (deviceId: string, range: MsRange) => AsyncIterable<HistoryRow[]>;
+
+/** How much workbook output may wait for a slow client before rows stop being read. */
+const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+
+// One style object per kind of cell, shared by every cell: ExcelJS caches a style's id per object
+// (WeakMap), while a fresh object per cell costs an XML rendering and a lookup per cell.
+const DATE_STYLE: Partial<ExcelJS.Style> = { numFmt: 'dd/mm/yyyy hh:mm:ss' };
+const PLAIN_STYLE: Partial<ExcelJS.Style> = {};
+const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
+
+export const statusLabel = (status: string) => READING_STATUS_LABELS[status as ReadingStatus] ?? status;
+
+/**
+ * Bytes of workbook data produced but not yet taken by the client. ExcelJS's sheet streams
+ * (StreamBuf) ignore backpressure: they keep what they write in their own buffers and in the
+ * PassThrough archiver wraps each of them in, so the writer throttles itself on these (ExcelJS
+ * 4.4.0 / archiver 5 internals, read defensively) and on the response stream.
+ */
+function pendingBytes(sheets: ExcelJS.Worksheet[], out: PassThrough): number {
+  let n = out.writableLength + out.readableLength;
+  for (const ws of sheets) {
+    const s = (ws as unknown as { stream?: { buffers?: Array<{ length?: number }>; pipes?: Array<{ writableLength?: number; readableLength?: number }> } }).stream;
+    for (const b of s?.buffers ?? []) n += b.length ?? 0;
+    for (const p of s?.pipes ?? []) n += (p.writableLength ?? 0) + (p.readableLength ?? 0);
+  }
+  return n;
+}
+
+/**
+ * Streams the workbook of an export plan into `out` (API.md "Excel and CSV export"): one sheet per
+ * device, header then rows oldest first, a further sheet when one is full, dates as date cells in
+ * the server's local time. Memory stays flat: rows are committed as they come, batches are read
+ * only while the client keeps up. Stops quietly when `out` is destroyed (client gone).
+ */
+export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSource, maxRowsPerSheet: number): Promise<void> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const namer = new SheetNamer();
+  const clock = new LocalClock();
+  const sheets: ExcelJS.Worksheet[] = [];
+
+  const openSheet = (deviceName: string): ExcelJS.Worksheet => {
+    const ws = workbook.addWorksheet(namer.next(deviceName), { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = [{ width: 20 }, { width: 12 }, { width: 8 }, { width: 13 }];
+    const header = ws.addRow([...EXPORT_HEADERS]);
+    header.eachCell((cell) => (cell.style = HEADER_STYLE));
+    header.commit();
+    sheets.push(ws);
+    return ws;
+  };
+
+  for (const device of plan.devices) {
+    let ws: ExcelJS.Worksheet | null = null;
+    let inSheet = 0;
+    for await (const batch of rows(device.id, plan.range)) {
+      if (out.destroyed) return;
+      for (const r of batch) {
+        if (ws === null || inSheet >= maxRowsPerSheet) {
+          ws?.commit();
+          ws = openSheet(device.name);
+          inSheet = 0;
+        }
+        const isLevel = r.valueNum !== null;
+        const row = ws.addRow([clock.wallClock(r.tsMs), isLevel ? r.valueNum : r.valueText, isLevel ? 'm' : null, statusLabel(r.status)]);
+        row.getCell(1).style = DATE_STYLE;
+        row.getCell(2).style = PLAIN_STYLE;
+        row.getCell(3).style = PLAIN_STYLE;
+        row.getCell(4).style = PLAIN_STYLE;
+        row.commit();
+        inSheet++;
+      }
+      // Let zlib and the socket work, and wait while the client lags behind.
+      await nextTurn();
+      while (!out.destroyed && pendingBytes(sheets, out) > MAX_PENDING_BYTES) await sleep(5);
+    }
+    ws?.commit();
+  }
+  if (!out.destroyed) await workbook.commit();
+}

@@ -1,0 +1,177 @@
+import type { DeviceType, Reading, GateState } from '@agua/shared';
+import { badRequest, notFound } from '../../lib/errors';
+import { iso, parseRequestTime } from '../../lib/time';
+import type { HistoryRow, MsRange, ReadingsRepository, RowPosition } from './readings.repository';
+
+/** What history needs to know of a device (DevicesService provides it; retired ones included). */
+export interface HistoryDevice {
+  id: string;
+  name: string;
+  type: DeviceType;
+}
+
+export interface DeviceDirectory {
+  get(id: string): HistoryDevice | undefined;
+  list(includeRetired: boolean): HistoryDevice[];
+}
+
+export interface Bucket {
+  ts: string;
+  min: number;
+  max: number;
+  mean: number;
+  count: number;
+}
+
+export type ReadingsAnswer =
+  | { items: Reading[]; nextCursor: string | null }
+  | { mode: 'buckets'; from: string; to: string; bucketMs: number; items: Bucket[] }
+  | { mode: 'changes'; from: string; to: string; items: Reading[]; truncated: boolean };
+
+export interface ReadingsQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  points?: number | undefined;
+}
+
+export interface ExportQuery {
+  from?: string | undefined;
+  to?: string | undefined;
+  deviceIds?: string | undefined;
+}
+
+/** What an export writes: the devices that have rows in the range, in sheet order. */
+export interface ExportPlan {
+  devices: HistoryDevice[];
+  range: MsRange;
+}
+
+export interface HistoryOptions {
+  /**
+   * Data rows per sheet before a device continues on a further sheet: 1,048,576 rows of a sheet
+   * less the header. Tests lower it to see the overflow without a million rows.
+   */
+  maxRowsPerSheet: number;
+  /** Rows per database query while exporting: each batch is one short query, then the event loop runs. */
+  exportBatchSize: number;
+}
+
+export const EXCEL_MAX_DATA_ROWS = 1_048_575;
+export const DEFAULT_PAGE_LIMIT = 1000;
+/** Range of a `points` query without from/to: the last 24 hours. */
+export const DEFAULT_TREND_MS = 24 * 3600 * 1000;
+
+/** A page cursor: the last item's ts and id, opaque to clients. */
+const encodeCursor = (p: RowPosition) => Buffer.from(`${p.tsMs}.${p.id}`).toString('base64url');
+function decodeCursor(cursor: string): RowPosition {
+  const m = /^(-?\d{1,16})\.(\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
+  return { tsMs: Number(m[1]), id: Number(m[2]) };
+}
+
+/** The API's Reading of a stored one (level: number in m; gate: its state, no unit). */
+function toReading(r: HistoryRow): Reading {
+  return r.valueNum !== null
+    ? { value: r.valueNum, unit: 'm', status: r.status, ts: iso(r.tsMs) }
+    : { value: r.valueText as GateState, unit: null, status: r.status, ts: iso(r.tsMs) };
+}
+
+/** Request times of a range (API.md): ISO 8601 with an offset, from inclusive, to exclusive, from < to. */
+export function parseRange(from: string | undefined, to: string | undefined): MsRange {
+  const fromMs = from === undefined ? undefined : parseRequestTime(from);
+  const toMs = to === undefined ? undefined : parseRequestTime(to);
+  if (fromMs === null) throw badRequest('VALIDATION_FAILED', { field: 'from', message: 'ISO 8601 with offset required' });
+  if (toMs === null) throw badRequest('VALIDATION_FAILED', { field: 'to', message: 'ISO 8601 with offset required' });
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw badRequest('RANGE_INVALID');
+  return { ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}) };
+}
+
+/** Reading history: pages, trends (downsampled), and what the exports stream. */
+export class HistoryService {
+  readonly options: HistoryOptions;
+
+  constructor(
+    private readonly repo: ReadingsRepository,
+    private readonly devices: DeviceDirectory,
+    options: Partial<HistoryOptions> = {},
+  ) {
+    this.options = { maxRowsPerSheet: EXCEL_MAX_DATA_ROWS, exportBatchSize: 2000, ...options };
+  }
+
+  private device(id: string): HistoryDevice {
+    const device = this.devices.get(id);
+    if (!device) throw notFound('DEVICE_NOT_FOUND');
+    return device;
+  }
+
+  /**
+   * GET /devices/{id}/readings. Without `points`: a page, oldest first, of the whole history
+   * unless from/to narrow it. With `points`: the last 24 h unless from/to say otherwise; level
+   * sensors get at most `points` buckets, gates their state changes (at most `points`).
+   */
+  async readings(deviceId: string, q: ReadingsQuery, nowMs = Date.now()): Promise<ReadingsAnswer> {
+    const range = parseRange(q.from, q.to);
+    if (q.points !== undefined && q.cursor !== undefined) throw badRequest('VALIDATION_FAILED', { field: 'cursor', message: 'cursor pages readings; not with points' });
+    const device = this.device(deviceId);
+    if (q.points === undefined) {
+      const limit = q.limit ?? DEFAULT_PAGE_LIMIT;
+      const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+      const rows = await this.repo.page(device.id, range, limit + 1, after);
+      const items = rows.slice(0, limit);
+      const last = items[items.length - 1];
+      return { items: items.map(toReading), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+    }
+    const toMs = range.toMs ?? nowMs;
+    const fromMs = range.fromMs ?? toMs - DEFAULT_TREND_MS;
+    if (fromMs >= toMs) throw badRequest('RANGE_INVALID');
+    if (device.type === 'motorized_gate') {
+      const rows = await this.repo.stateChanges(device.id, fromMs, toMs, q.points + 1);
+      return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.slice(0, q.points).map(toReading), truncated: rows.length > q.points };
+    }
+    // Width rounded up, so (ts - from) / width < points for every ts < to: never more than `points` buckets.
+    const bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / q.points));
+    const rows = await this.repo.buckets(device.id, fromMs, toMs, bucketMs);
+    return {
+      mode: 'buckets',
+      from: iso(fromMs),
+      to: iso(toMs),
+      bucketMs,
+      items: rows.map((b) => ({ ts: iso(fromMs + b.bucket * bucketMs), min: b.min, max: b.max, mean: b.mean, count: b.count })),
+    };
+  }
+
+  /**
+   * Checks an export request before anything is streamed: range (400), device ids (404), and
+   * which devices have rows in the range (none: 404 NO_DATA). Without deviceIds every device,
+   * retired ones included (their history stays exportable), in the device list's order.
+   */
+  async planExport(q: ExportQuery): Promise<ExportPlan> {
+    const range = parseRange(q.from, q.to);
+    let candidates: HistoryDevice[];
+    if (q.deviceIds !== undefined) {
+      const ids = [...new Set(q.deviceIds.split(',').map((s) => s.trim()).filter(Boolean))];
+      if (ids.length === 0) throw badRequest('VALIDATION_FAILED', { field: 'deviceIds' });
+      candidates = ids.map((id) => this.device(id));
+    } else {
+      candidates = this.devices.list(true);
+    }
+    const devices: HistoryDevice[] = [];
+    for (const d of candidates) if (await this.repo.hasRows(d.id, range)) devices.push(d);
+    if (devices.length === 0) throw notFound('NO_DATA');
+    return { devices, range };
+  }
+
+  /** A device's rows in the range, oldest first, in batches (keyset: no query stays open between them). */
+  async *exportRows(deviceId: string, range: MsRange): AsyncGenerator<HistoryRow[]> {
+    let after: RowPosition | undefined;
+    for (;;) {
+      const rows = await this.repo.page(deviceId, range, this.options.exportBatchSize, after);
+      if (rows.length > 0) yield rows;
+      if (rows.length < this.options.exportBatchSize) return;
+      const last = rows[rows.length - 1]!;
+      after = { tsMs: last.tsMs, id: last.id };
+    }
+  }
+}

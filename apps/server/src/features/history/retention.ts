@@ -1,0 +1,74 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ReadingsRepository } from './readings.repository';
+
+export interface RetentionOptions {
+  /** RETENTION_DAYS: readings older than this many days are deleted. */
+  retentionDays: number;
+  log: FastifyBaseLogger;
+  /** Rows per DELETE: small, so that ingest (same SQLite connection) never waits long. */
+  chunkSize?: number;
+  /** First run after start, then every intervalMs. */
+  initialDelayMs?: number;
+  intervalMs?: number;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Retention (PRODUCT.md RETENTION_DAYS): deletes readings older than now - retentionDays shortly
+ * after start and then every hour, in chunks with the event loop running between them.
+ */
+export class ReadingsRetention {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<number> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly repo: ReadingsRepository,
+    private readonly opts: RetentionOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    const schedule = (delayMs: number) => {
+      this.timer = setTimeout(() => {
+        this.runOnce()
+          .catch((err: unknown) => this.opts.log.error({ err }, 'readings retention failed'))
+          .finally(() => {
+            if (!this.stopped) schedule(this.opts.intervalMs ?? 3600 * 1000);
+          });
+      }, delayMs);
+      this.timer.unref();
+    };
+    schedule(this.opts.initialDelayMs ?? 10_000);
+  }
+
+  /** Stops the schedule; a run in progress ends after its current chunk. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Deletes what is past retention now; resolves with the number of readings deleted. */
+  runOnce(nowMs = Date.now()): Promise<number> {
+    this.running ??= this.prune(nowMs - this.opts.retentionDays * DAY_MS).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async prune(cutoffMs: number): Promise<number> {
+    const chunk = this.opts.chunkSize ?? 5000;
+    let total = 0;
+    for (;;) {
+      const deleted = await this.repo.deleteOlderThan(cutoffMs, chunk);
+      total += deleted;
+      if (deleted < chunk || this.stopped) break;
+      await nextTurn();
+    }
+    if (total > 0) this.opts.log.info({ deleted: total, before: new Date(cutoffMs).toISOString() }, 'readings past retention deleted');
+    return total;
+  }
+}

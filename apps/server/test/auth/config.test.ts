@@ -1,0 +1,199 @@
+// Configuration (PRODUCT.md "Configuration"): a bad value stops the start with a message naming the variable.
+import fs from 'node:fs';
+import net from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app';
+import { ConfigError, loadConfig } from '../../src/config/env';
+import { tempDataDir } from '../helpers/server';
+import { runTsx } from './auth-helpers';
+
+const SERVER_ENTRY = 'apps/server/src/server.ts';
+
+function configErrorOf(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+/** A TCP server holding a free port on 127.0.0.1. */
+async function occupyPort(): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      mqttPort: 1883,
+      demo: true,
+      simulate: true,
+      deviceOfflineAfterS: 15,
+      deviceRateLimit: 50,
+      commandTimeoutS: 10,
+      sessionTtlH: 12,
+      loginMaxFailuresPerUser: 5,
+      loginMaxFailuresPerAddress: 20,
+      allowedOrigins: [],
+      retentionDays: 365,
+      cookieSecure: false,
+    });
+    expect(c.dataDir.endsWith('data')).toBe(true);
+  });
+
+  it('reads good values', () => {
+    const c = loadConfig({
+      PORT: '0',
+      MQTT_PORT: '1884',
+      DEMO: 'false',
+      DEVICE_OFFLINE_AFTER_S: '30',
+      LOGIN_MAX_FAILURES_PER_USER: '3',
+      LOGIN_MAX_FAILURES_PER_ADDRESS: '7',
+      SESSION_TTL_H: '8',
+      ALLOWED_ORIGINS: 'https://agua.example.org/, https://b.example:8443',
+      COOKIE_SECURE: 'true',
+    });
+    expect(c).toMatchObject({
+      port: 0,
+      mqttPort: 1884,
+      demo: false,
+      simulate: false, // SIMULATE = DEMO
+      deviceOfflineAfterS: 30,
+      loginMaxFailuresPerUser: 3,
+      loginMaxFailuresPerAddress: 7,
+      sessionTtlH: 8,
+      allowedOrigins: ['https://agua.example.org', 'https://b.example:8443'],
+      cookieSecure: true,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['PORT', '0x50'],
+    ['MQTT_PORT', 'mqtt'],
+    ['MQTT_PORT', '65536'],
+    ['DEVICE_OFFLINE_AFTER_S', 'quince'],
+    ['DEVICE_OFFLINE_AFTER_S', '0'],
+    ['DEVICE_OFFLINE_AFTER_S', '-5'],
+    ['DEVICE_OFFLINE_AFTER_S', '1e3'],
+    ['DEVICE_RATE_LIMIT', 'many'],
+    ['COMMAND_TIMEOUT_S', '0'],
+    ['SESSION_TTL_H', '0'],
+    ['SESSION_TTL_H', 'doce'],
+    ['LOGIN_MAX_FAILURES_PER_USER', '0'],
+    ['LOGIN_MAX_FAILURES_PER_ADDRESS', 'veinte'],
+    ['RETENTION_DAYS', '0'],
+    ['DEMO', 'maybe'],
+    ['DEMO', 'si'],
+    ['SIMULATE', 'perhaps'],
+    ['COOKIE_SECURE', 'on-tls'],
+    ['ALLOWED_ORIGINS', 'agua.example.org'],
+    ['ALLOWED_ORIGINS', 'https://agua.example.org/panel'],
+    ['LOG_LEVEL', 'verbose'],
+    ['HOST', 'bad host; rm -rf'],
+  ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
+    const err = configErrorOf({ [name]: value });
+    expect(err.message).toContain(name);
+  });
+
+  it.each([
+    ['DATABASE_URL', 'postgres://agua:secret@db/agua'],
+    ['MQTT_URL', 'mqtt://broker.example:1883'],
+    ['REDIS_URL', 'redis://cache:6379'],
+  ])('stops on %s (scale mode not available yet) with a message naming it', (name, value) => {
+    const err = configErrorOf({ [name]: value });
+    expect(err.message).toContain(name);
+    // The message must not echo the URL, which may hold a password.
+    expect(err.message).not.toContain('secret');
+  });
+
+  it('names the bad variable even when others are fine', () => {
+    const err = configErrorOf({ PORT: '8080', MQTT_PORT: '1883', DEVICE_OFFLINE_AFTER_S: 'x' });
+    expect(err.message).toContain('DEVICE_OFFLINE_AFTER_S');
+    expect(err.message).not.toMatch(/\bPORT\b(?!_)/);
+  });
+});
+
+// The three processes run side by side (each with its own data folder) to keep the file fast.
+describe.concurrent('starting the real server process with bad configuration', () => {
+  const dataDirs: string[] = [];
+  afterAll(() => {
+    for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });
+  });
+
+  const baseEnv = () => {
+    const dataDir = tempDataDir();
+    dataDirs.push(dataDir);
+    return { DATA_DIR: dataDir, HOST: '127.0.0.1', DEMO: 'false', SIMULATE: 'false', WEB_DIST_DIR: '', LOG_LEVEL: 'info' };
+  };
+
+  it('exits non-zero naming PORT on stderr for PORT=abc', async ({ expect }) => {
+    const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: 'abc', MQTT_PORT: '0' });
+    expect(r.code).not.toBe(0);
+    expect(r.code).not.toBeNull();
+    expect(r.stderr).toContain('PORT');
+    expect(r.stderr).toContain('abc');
+  });
+
+  it('exits non-zero naming MQTT_PORT when that port is already taken', async ({ expect }) => {
+    const busy = await occupyPort();
+    try {
+      const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: '0', MQTT_PORT: String(busy.port) });
+      expect(r.code).not.toBe(0);
+      expect(r.code).not.toBeNull();
+      expect(r.stdout + r.stderr).toContain('MQTT_PORT');
+      expect(r.stdout + r.stderr).toContain(String(busy.port));
+    } finally {
+      await busy.close();
+    }
+  });
+
+  it('exits non-zero naming PORT when the HTTP port is already taken', async ({ expect }) => {
+    const busy = await occupyPort();
+    try {
+      const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: String(busy.port), MQTT_PORT: '0' });
+      expect(r.code).not.toBe(0);
+      expect(r.code).not.toBeNull();
+      expect(r.stdout + r.stderr).toMatch(/\bPORT\b/);
+      expect(r.stdout + r.stderr).not.toContain('MQTT_PORT');
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('starting the app in-process with MQTT_PORT taken', () => {
+  it('rejects listen() with an error naming MQTT_PORT', async () => {
+    const busy = await occupyPort();
+    const dataDir = tempDataDir();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      MQTT_PORT: String(busy.port),
+      HOST: '127.0.0.1',
+      DEMO: 'true',
+      SIMULATE: 'false',
+      WEB_DIST_DIR: '',
+      LOG_LEVEL: 'silent',
+    });
+    const app = await buildApp(config);
+    try {
+      await expect(app.listen({ port: 0, host: '127.0.0.1' })).rejects.toThrow(/MQTT_PORT/);
+    } finally {
+      await app.close().catch(() => undefined);
+      await busy.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

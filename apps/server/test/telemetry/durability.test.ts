@@ -1,0 +1,185 @@
+// PROTOCOL.md "HTTP": 202 only once every accepted reading is durably stored. The server runs as
+// a real child process and is killed with SIGKILL right after the last 202; everything answered
+// must be there after a restart on the same DATA_DIR.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
+import { LEVEL_1, LEVEL_2, levelMsg, sleep } from '../helpers/protocol';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Child {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function spawnServer(dataDir: string): Promise<Child> {
+  const port = await freePort();
+  let out = '';
+  // Its own process group, so that SIGKILL reaches npx, tsx and the node process that serves.
+  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      SIMULATE: 'false',
+      DEMO: 'true',
+      WEB_DIST_DIR: '',
+      LOG_LEVEL: 'warn',
+      DEVICE_RATE_LIMIT: '0',
+    },
+  });
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${out}`);
+    await sleep(100);
+  }
+  return { proc, url, output: () => out, exited };
+}
+
+function killGroup(child: Child, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.proc.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Waits until no process of the child's group is left (npx, tsx and the server itself). */
+async function groupGone(child: Child, timeoutMs = 20_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-child.proc.pid!, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+}
+
+function post(url: string, body: unknown): Promise<Response> {
+  const deviceId = (Array.isArray(body) ? body[0] : body).deviceId as string;
+  return fetch(`${url}/api/v1/telemetry`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': demoKey(deviceId) },
+    body: JSON.stringify(body),
+  });
+}
+
+describe('durability: 202 means committed', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-durability-'));
+  const children: Child[] = [];
+  afterAll(async () => {
+    for (const c of children) {
+      if (c.proc.exitCode === null && c.proc.signalCode === null) {
+        killGroup(c, 'SIGKILL');
+        await c.exited;
+      }
+      if (!(await groupGone(c, 5000))) killGroup(c, 'SIGKILL');
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('readings answered 202 survive a SIGKILL right after the last 202', async () => {
+    const first = await spawnServer(dataDir);
+    children.push(first);
+
+    // 30 concurrent posts (group commit) for one device…
+    const concurrent = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(first.url, levelMsg(LEVEL_2, i / 10, { seq: i, boot: 'dur-c', ts: Date.now() - 60_000 + i }))),
+    );
+    expect(concurrent.map((r) => r.status)).toEqual(Array(30).fill(202));
+
+    // …then 50 in quick succession for another, each awaited, and SIGKILL right after the last 202.
+    const values = Array.from({ length: 50 }, (_, i) => Math.round((1 + i * 0.137) * 1000) / 1000);
+    for (let i = 0; i < values.length; i++) {
+      const res = await post(first.url, levelMsg(LEVEL_1, values[i], { seq: i, boot: 'dur' }));
+      if (res.status !== 202) throw new Error(`post ${i}: ${res.status} ${await res.text()}`);
+      if (i === values.length - 1) killGroup(first, 'SIGKILL'); // before even reading the body
+      else await res.arrayBuffer();
+    }
+    const gone = await first.exited;
+    expect(gone.signal).toBe('SIGKILL');
+    expect(await groupGone(first)).toBe(true);
+    expect(first.output()).not.toMatch(/shutting down/);
+
+    // Restart on the same DATA_DIR.
+    const second = await spawnServer(dataDir);
+    children.push(second);
+    const login = await fetch(`${second.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(DEMO_PASSWORDS.operator),
+    });
+    expect(login.status).toBe(200);
+    const cookie = sessionCookieOf(login);
+    const devices = (await (await fetch(`${second.url}/api/v1/devices`, { headers: { cookie } })).json()) as Array<{
+      id: string;
+      lastSeen: string | null;
+      reading: { value: number; unit: string } | null;
+    }>;
+    const d1 = devices.find((d) => d.id === LEVEL_1)!;
+    expect(d1.reading).toMatchObject({ value: values.at(-1), unit: 'm' });
+    expect(d1.lastSeen).not.toBeNull();
+    const d2 = devices.find((d) => d.id === LEVEL_2)!;
+    expect(d2.reading).toMatchObject({ value: 2.9 });
+
+    // The dedupe record was committed with the reading: a resend after the restart is a duplicate.
+    const resend = await post(second.url, levelMsg(LEVEL_1, values.at(-1), { seq: values.length - 1, boot: 'dur' }));
+    expect(await resend.json()).toEqual({ accepted: 0, duplicates: 1, commands: [] });
+
+    // Stop the second server cleanly, then count rows in the file itself.
+    killGroup(second, 'SIGTERM');
+    await second.exited;
+    expect(await groupGone(second)).toBe(true);
+    const db = new BetterSqlite3(path.join(dataDir, 'agua.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT value_num AS v FROM readings WHERE device_id = ? ORDER BY id').all(LEVEL_1) as Array<{ v: number }>;
+      expect(rows.map((r) => r.v)).toEqual(values);
+      const n2 = db.prepare('SELECT COUNT(*) AS n FROM readings WHERE device_id = ?').get(LEVEL_2) as { n: number };
+      expect(n2.n).toBe(30);
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+});
