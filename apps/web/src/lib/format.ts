@@ -15,6 +15,8 @@ const integerFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
 const timeFormat = new Intl.DateTimeFormat(LOCALE, { timeStyle: 'medium' });
 const relativeFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'always', style: 'narrow' });
+// numeric 'auto' only for zero: 'ahora' rather than 'hace 0 s'.
+const nowFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto', style: 'narrow' });
 
 /** A level value with two decimals, e.g. '3,42'. */
 export function formatNumber(value: number): string {
@@ -59,6 +61,7 @@ export function formatRelative(value: string | number | Date | null | undefined,
   const t = toDate(value).getTime();
   if (Number.isNaN(t)) return '—';
   const seconds = Math.round(ageMs(t, now) / 1000);
+  if (seconds < 1) return nowFormat.format(0, 'second');
   if (seconds < 60) return relativeFormat.format(-seconds, 'second');
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return relativeFormat.format(-minutes, 'minute');

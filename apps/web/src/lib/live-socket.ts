@@ -152,6 +152,7 @@ function flush(): void {
   const events = pending;
   pending = [];
   if (events.length === 0) return;
+  const receivedAt = Date.now();
 
   const cached = queryClient.getQueryData<Device[]>(queryKeys.devices);
   const devices = new Map((cached ?? []).map((d) => [d.id, d]));
@@ -176,8 +177,12 @@ function flush(): void {
         const { deviceId, reading } = event.data;
         if (insertReadings(deviceId, [reading])) touchedHistory.add(deviceId);
         const device = devices.get(deviceId);
-        if (device && isNewer(reading, device.reading)) {
-          devices.set(deviceId, { ...device, reading });
+        if (device) {
+          // A reading means the device was just heard; the server need not send device.updated
+          // for every lastSeen tick.
+          const heardAt = new Date(receivedAt).toISOString();
+          const lastSeen = !device.lastSeen || device.lastSeen < heardAt ? heardAt : device.lastSeen;
+          devices.set(deviceId, { ...device, lastSeen, reading: isNewer(reading, device.reading) ? reading : device.reading });
           devicesChanged = true;
         }
         break;

@@ -7,7 +7,7 @@ import { Sidebar } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
 
 /** Sticky header: menu toggle on narrow screens, the live 'Sistema Activo' light, theme switch. */
-export function AppHeader() {
+export function AppHeader({ showLive }: { showLive: boolean }) {
   const [open, setOpen] = useState(false);
   return (
     <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b bg-background/85 px-3 backdrop-blur supports-[backdrop-filter]:bg-background/70 sm:px-6">
@@ -22,7 +22,7 @@ export function AppHeader() {
         </SheetContent>
       </Sheet>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
-        <LiveStatusIndicator />
+        {showLive ? <LiveStatusIndicator /> : null}
         <ThemeToggle />
       </div>
     </header>

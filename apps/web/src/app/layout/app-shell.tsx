@@ -24,7 +24,7 @@ export function AppShell() {
       <aside className="fixed inset-y-0 left-0 z-40 hidden w-64 border-r bg-sidebar lg:block">
         <Sidebar />
       </aside>
-      <AppHeader />
+      <AppHeader showLive={liveEnabled} />
       <DeviceProvider enabled={liveEnabled}>
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
           <Outlet />

@@ -30,7 +30,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   return (
     <div className="flex h-full flex-col">
-      <div className="flex h-16 items-center gap-3 border-b px-5">
+      <div className={cn('flex h-16 items-center gap-3 border-b px-5', onNavigate && 'pr-16')}>
         <span className="inline-flex size-9 items-center justify-center rounded-lg bg-primary text-primary-foreground">
           <Waves aria-hidden="true" className="size-5" />
         </span>

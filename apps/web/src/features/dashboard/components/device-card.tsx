@@ -2,6 +2,7 @@ import { DoorOpen, Droplets, MapPin } from 'lucide-react';
 import { DEVICE_TYPE_LABELS, type Device } from '@agua/shared';
 import { deviceTypeOf } from '@/lib/device-helpers';
 import { Card } from '@/components/ui/card';
+import { Tooltip } from '@/components/ui/tooltip';
 import { ConnectionBadge } from '@/components/device/connection-badge';
 import { RelativeTime } from '@/components/device/relative-time';
 import { GateBody } from './gate-body';
@@ -10,15 +11,18 @@ import { LevelSensorBody } from './level-sensor-body';
 /** One device on the dashboard: identity, live value, and (gates) its controls. */
 export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boolean }) {
   const TypeIcon = device.type === 'level_sensor' ? Droplets : DoorOpen;
+  const typeLabel = DEVICE_TYPE_LABELS[deviceTypeOf(device)] ?? device.type;
   return (
     <Card data-testid={`device-card-${device.id}`} data-status={device.status} className="flex min-w-0 flex-col">
       <div className="p-4 pb-3">
         <div className="flex items-center justify-between gap-2">
           <ConnectionBadge device={device} />
-          <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
-            <TypeIcon aria-hidden="true" className="size-3.5" />
-            {DEVICE_TYPE_LABELS[deviceTypeOf(device)] ?? device.type}
-          </span>
+          <Tooltip content={typeLabel}>
+            <span className="inline-flex size-7 items-center justify-center rounded-md bg-muted text-muted-foreground">
+              <TypeIcon aria-hidden="true" className="size-4" />
+              <span className="sr-only">{typeLabel}</span>
+            </span>
+          </Tooltip>
         </div>
         <h3 className="mt-3 leading-snug font-semibold break-words">{device.name}</h3>
         <p className="mt-0.5 flex items-start gap-1 text-sm text-muted-foreground">

@@ -20,15 +20,20 @@ export function GateBody({ device, canWrite }: { device: Device; canWrite: boole
         <div data-testid={`reading-${device.id}`} className={cn('mt-1', stale && 'text-muted-foreground')}>
           <GateStateView state={state} size="lg" />
         </div>
-        <p className="mt-2 min-h-4 text-xs text-muted-foreground">
-          {online && device.reading ? (
-            <>
-              Actualizado <RelativeTime value={device.reading.ts} />
-            </>
-          ) : null}
-        </p>
+        {/* Reserved lines keep live cards from jumping; an offline card does not need them. */}
+        {online ? (
+          <p className="mt-2 min-h-4 text-xs text-muted-foreground">
+            {device.reading ? (
+              <>
+                Actualizado <RelativeTime value={device.reading.ts} />
+              </>
+            ) : null}
+          </p>
+        ) : null}
       </div>
-      <div className="min-h-5">{device.lastCommand ? <CommandProgress command={device.lastCommand} /> : null}</div>
+      {online || device.lastCommand ? (
+        <div className="min-h-5">{device.lastCommand ? <CommandProgress command={device.lastCommand} /> : null}</div>
+      ) : null}
       {canWrite && online ? <GateControls device={device} /> : null}
     </div>
   );

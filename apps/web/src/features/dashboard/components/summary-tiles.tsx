@@ -65,7 +65,7 @@ export function SummaryTiles({ devices, loading }: { devices: Device[]; loading:
         label="Sistema"
         icon={state === 'open' ? CircleCheck : Activity}
         value="Operativo"
-        note={state === 'open' ? 'Datos en tiempo real' : 'Tiempo real sin conexión'}
+        note={state === 'open' ? 'Datos en tiempo real' : 'Sin tiempo real'}
       />
     </section>
   );

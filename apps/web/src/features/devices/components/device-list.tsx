@@ -29,7 +29,7 @@ export function DeviceList({ devices, selectedId, canManageDevices, loading }: D
     return <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay dispositivos registrados.</p>;
   }
   return (
-    <ul className="grid gap-3" aria-label="Lista de dispositivos">
+    <ul className="@container grid gap-3" aria-label="Lista de dispositivos">
       {devices.map((device) => {
         const selected = device.id === selectedId;
         const Icon = device.type === 'level_sensor' ? Droplets : DoorOpen;
@@ -38,11 +38,11 @@ export function DeviceList({ devices, selectedId, canManageDevices, loading }: D
             key={device.id}
             data-testid={`device-row-${device.id}`}
             className={cn(
-              'relative flex flex-col gap-3 rounded-lg border bg-card p-4 shadow-xs transition-colors hover:border-primary/40 sm:flex-row sm:items-center',
+              'relative flex flex-col gap-3 rounded-lg border bg-card p-4 shadow-xs transition-colors hover:border-primary/40 @2xl:flex-row @2xl:items-center',
               selected && 'border-primary ring-1 ring-primary',
             )}
           >
-            <span aria-hidden="true" className="hidden size-10 shrink-0 items-center justify-center rounded-md bg-muted sm:inline-flex">
+            <span aria-hidden="true" className="hidden size-10 shrink-0 items-center justify-center rounded-md bg-muted @2xl:inline-flex">
               <Icon className="size-5 text-muted-foreground" />
             </span>
             <div className="min-w-0 flex-1">
@@ -54,11 +54,14 @@ export function DeviceList({ devices, selectedId, canManageDevices, loading }: D
               >
                 {device.name}
               </Link>
-              <p className="truncate text-sm text-muted-foreground">{device.location}</p>
+              <p className="text-sm break-words text-muted-foreground">{device.location}</p>
               <p className="font-mono text-xs text-muted-foreground">ID: {device.id}</p>
             </div>
-            <div className="flex flex-wrap items-center gap-3 sm:justify-end">
-              <DeviceReading device={device} testId={`reading-${device.id}`} />
+            <div className="flex flex-wrap items-center gap-3 @2xl:justify-end">
+              {/* A fixed-width slot, so live values never push the badges around. */}
+              <span className="inline-flex @2xl:min-w-[10.5rem] @2xl:justify-end">
+                <DeviceReading device={device} testId={`reading-${device.id}`} />
+              </span>
               <ConnectionBadge device={device} />
               {canManageDevices ? <DeviceToggleButton device={device} className="relative z-10" /> : null}
             </div>

@@ -31,7 +31,7 @@ export function UserList({ users, onAction }: { users: User[]; onAction: (action
             <div className="min-w-0">
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold">{user.name}</span>
-                <Badge tone="primary">{ROLE_BADGE_NAMES[user.role]}</Badge>
+                <Badge tone="neutral">{ROLE_BADGE_NAMES[user.role]}</Badge>
                 <Badge tone={user.status === 'active' ? 'ok' : 'off'}>
                   <span aria-hidden="true" className={user.status === 'active' ? 'size-2 rounded-full bg-ok' : 'size-2 rounded-full bg-off'} />
                   {user.status === 'active' ? 'Activo' : 'Inactivo'}
