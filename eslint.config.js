@@ -15,6 +15,8 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+      // A closure may read a binding that is assigned once, after it is built.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // Dependencies point one way (STYLE.md): shared imports no app, web never imports server,
       // the simulator speaks only the protocol.
       'import-x/no-restricted-paths': [
