@@ -49,7 +49,7 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
     },
     // Before validation, so that a viewer gets 403 whatever the body (and the refusal is audited).
     preValidation: async (req) => {
-      await opts.commands.assertMayIssue(req.auth!.user, req.params.id, req.ip);
+      await opts.commands.assertMayIssue(req.auth!.user, req.params.id, (req.body as { command?: unknown } | null)?.command, req.ip);
     },
     handler: async (req, reply) => {
       const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body.command, req.ip);

@@ -62,6 +62,11 @@ export class CommandsService {
     this.bus.on('reading.created', ({ deviceId, reading }) => {
       if (typeof reading.value === 'string') this.gateReported(deviceId, reading.value);
     });
+    // Disabled, key rotated or retired: a long poll held with the old standing ends now (answered
+    // []), so that no later command reaches it.
+    this.bus.on('device.revoked', ({ deviceId }) => {
+      for (const w of [...(this.waiters.get(deviceId) ?? [])]) w([]);
+    });
     await this.tick();
     this.ticker = setInterval(() => void this.tick(), 1000);
     this.ticker.unref();
@@ -84,9 +89,10 @@ export class CommandsService {
   }
 
   /** Refuses (403, audited) a user without write, before anything else is looked at. */
-  async assertMayIssue(user: UserRecord, deviceId: string, ip: string): Promise<void> {
+  async assertMayIssue(user: UserRecord, deviceId: string, command: unknown, ip: string): Promise<void> {
     if (can(user, 'write')) return;
-    await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { code: 'FORBIDDEN' } });
+    const named = typeof command === 'string' ? command.slice(0, 32) : null;
+    await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { command: named, code: 'FORBIDDEN' } });
     throw forbidden();
   }
 
@@ -106,6 +112,8 @@ export class CommandsService {
 
     const now = Date.now();
     if (current) await this.finish(current, 'superseded', null, now);
+    // A gate stopped on purpose is not a gate that failed to arrive.
+    if (command === 'detener') this.stopTravelWatch(deviceId);
     // A device that only posts picks commands up with its next reading: give it its own timeout.
     const listening = this.devices.hasOpenConnection(deviceId);
     const timeoutS = listening ? this.opts.commandTimeoutS : Math.max(this.opts.commandTimeoutS, offlineAfterS(device, this.opts.defaultOfflineAfterS));
@@ -191,6 +199,11 @@ export class CommandsService {
       clearTimeout(timer);
       this.travelTimers.delete(deviceId);
     }
+  }
+
+  private stopTravelWatch(deviceId: string): void {
+    clearTimeout(this.travelTimers.get(deviceId));
+    this.travelTimers.delete(deviceId);
   }
 
   private watchTravel(c: CommandRecord): void {

@@ -127,7 +127,8 @@ export class DevicesService {
    */
   heard(id: string, atMs = Date.now()): void {
     const live = this.state.get(id);
-    if (!live) return;
+    // A disabled or retired device is not heard (the end of its revoked long poll is no sign of life).
+    if (!live || !live.record.enabled || live.record.retiredAtMs !== null) return;
     if (live.record.lastSeenMs === null || atMs > live.record.lastSeenMs) {
       live.record.lastSeenMs = atMs;
       this.dirtyLastSeen.add(id);
@@ -198,6 +199,9 @@ export class DevicesService {
     const existing = this.state.get(record.id);
     if (existing?.record.keyHash) this.byKeyHash.delete(existing.record.keyHash);
     if (existing) {
+      // 'Desconectar': once enabled again it shows offline until it talks again (PRODUCT.md), so
+      // what it said before counts no more — as after the end of a session.
+      if (existing.record.enabled && !record.enabled) existing.sessionEndedAtMs = Date.now();
       existing.record = { ...record, lastSeenMs: existing.record.lastSeenMs, reading: existing.record.reading, gateState: existing.record.gateState };
       if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
       this.refresh(record.id, true);

@@ -13,7 +13,7 @@ export const EXPORT_HEADERS = ['Fecha y Hora', 'Valor', 'Unidad', 'Estado'] as c
 export type RowSource = (deviceId: string, range: MsRange) => AsyncIterable<HistoryRow[]>;
 
 /** How much workbook output may wait for a slow client before rows stop being read. */
-const MAX_PENDING_BYTES = 4 * 1024 * 1024;
+const MAX_PENDING_BYTES = 1024 * 1024;
 
 // One style object per kind of cell, shared by every cell: ExcelJS caches a style's id per object
 // (WeakMap), while a fresh object per cell costs an XML rendering and a lookup per cell.
@@ -23,18 +23,28 @@ const HEADER_STYLE: Partial<ExcelJS.Style> = { font: { bold: true } };
 
 export const statusLabel = (status: string) => READING_STATUS_LABELS[status as ReadingStatus] ?? status;
 
+interface StreamLike {
+  writableLength?: number;
+  readableLength?: number;
+  _writableState?: { length?: number };
+  _readableState?: { length?: number };
+}
+/** Bytes a stream holds; archiver's streams are readable-stream 2, which lacks writableLength. */
+const held = (s: StreamLike) => (s.writableLength ?? s._writableState?.length ?? 0) + (s.readableLength ?? s._readableState?.length ?? 0);
+
 /**
- * Bytes of workbook data produced but not yet taken by the client. ExcelJS's sheet streams
- * (StreamBuf) ignore backpressure: they keep what they write in their own buffers and in the
- * PassThrough archiver wraps each of them in, so the writer throttles itself on these (ExcelJS
+ * Bytes of workbook data produced but not yet taken by zlib and the client. ExcelJS's sheet
+ * streams (StreamBuf) ignore backpressure: what they write piles up in their own buffers and in
+ * the PassThrough archiver wraps each of them in (and archiver zips one entry at a time, so a
+ * sheet's backlog also holds up the next sheet). The writer throttles itself on these (ExcelJS
  * 4.4.0 / archiver 5 internals, read defensively) and on the response stream.
  */
 function pendingBytes(sheets: ExcelJS.Worksheet[], out: PassThrough): number {
-  let n = out.writableLength + out.readableLength;
+  let n = held(out);
   for (const ws of sheets) {
-    const s = (ws as unknown as { stream?: { buffers?: Array<{ length?: number }>; pipes?: Array<{ writableLength?: number; readableLength?: number }> } }).stream;
+    const s = (ws as unknown as { stream?: { buffers?: Array<{ length?: number }>; pipes?: StreamLike[] } }).stream;
     for (const b of s?.buffers ?? []) n += b.length ?? 0;
-    for (const p of s?.pipes ?? []) n += (p.writableLength ?? 0) + (p.readableLength ?? 0);
+    for (const p of s?.pipes ?? []) n += held(p);
   }
   return n;
 }

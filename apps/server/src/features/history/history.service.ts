@@ -132,7 +132,7 @@ export class HistoryService {
     }
     // Width rounded up, so (ts - from) / width < points for every ts < to: never more than `points` buckets.
     const bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / q.points));
-    const rows = await this.repo.buckets(device.id, fromMs, toMs, bucketMs);
+    const rows = await this.repo.buckets(device.id, fromMs, toMs, bucketMs, Math.ceil((toMs - fromMs) / bucketMs));
     return {
       mode: 'buckets',
       from: iso(fromMs),
