@@ -9,6 +9,7 @@ export interface InternalEvents {
   'reading.created': { deviceId: string; reading: Reading };
   'device.updated': Device;
   'command.updated': Command;
+  'device.removed': { id: string };
   /** Sessions ended: one (sessionId), or all of a user's (userId) but exceptSessionId. */
   'sessions.ended': { sessionId?: string; userId?: string; exceptSessionId?: string };
   /** A device's key was rotated, it was disabled or retired: cut its connections. */

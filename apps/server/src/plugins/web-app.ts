@@ -12,7 +12,8 @@ async function webAppPlugin(app: FastifyInstance, opts: { distDir: string | null
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: dist,
-      wildcard: false,
+      // Looked up per request, so a web build made while the server runs is served at once.
+      wildcard: true,
       index: false,
       setHeaders: (res, filePath) => {
         // Hashed assets never change; index.html must always be fresh.

@@ -34,7 +34,7 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -190,6 +190,10 @@ function flush(): void {
       case 'device.updated': {
         devices.set(event.data.id, event.data);
         devicesChanged = true;
+        break;
+      }
+      case 'device.removed': {
+        devicesChanged = devices.delete(event.data.id) || devicesChanged;
         break;
       }
       case 'command.updated': {

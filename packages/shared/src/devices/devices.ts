@@ -8,6 +8,9 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 export const WATER_TYPES = ['residual', 'clean'] as const;
 export type WaterType = (typeof WATER_TYPES)[number];
 
+/** Time a gate has to reach its final state after acknowledging abrir/cerrar (PROTOCOL.md). */
+export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
+
 export const GATE_STATES = ['abierta', 'cerrada', 'abriendo', 'cerrando', 'falla'] as const;
 export type GateState = (typeof GATE_STATES)[number];
 

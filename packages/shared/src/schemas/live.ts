@@ -7,6 +7,8 @@ export interface LiveEventMap {
   'reading.created': { deviceId: string; reading: Reading };
   'device.updated': Device;
   'command.updated': Command;
+  /** A device was retired or purged: it leaves the lists (an addition to API.md's table). */
+  'device.removed': { id: string };
 }
 export type LiveEventType = keyof LiveEventMap;
 export type LiveEvent = { [K in LiveEventType]: { type: K; data: LiveEventMap[K] } }[LiveEventType];

@@ -1,4 +1,5 @@
 import {
+  DEFAULT_TRAVEL_TIMEOUT_S,
   GATE_STATES,
   acceptsCommand,
   can,
@@ -14,7 +15,7 @@ import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { AuditService } from '../audit/audit.service';
-import { DEFAULT_TRAVEL_TIMEOUT_S, offlineAfterS } from '../devices/device.mapper';
+import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';
 import { toCommand, type CommandRecord, type CommandsRepository } from './commands.repository';

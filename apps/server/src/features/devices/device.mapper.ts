@@ -1,5 +1,6 @@
 import {
   DEFAULT_CRITICAL_PCT,
+  DEFAULT_TRAVEL_TIMEOUT_S,
   DEFAULT_WARNING_PCT,
   type Command,
   type Device,
@@ -9,7 +10,6 @@ import {
 import { iso } from '../../lib/time';
 import type { DeviceRecord, StoredReading } from './devices.repository';
 
-export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
 
 /** The API's Reading of a stored reading. */
 export function toReading(r: StoredReading): Reading {

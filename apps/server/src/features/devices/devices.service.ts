@@ -81,7 +81,7 @@ export class DevicesService {
     if (online !== live.online || force) {
       live.online = online;
       live.lastSeenPushedMs = now;
-      this.bus.emit('device.updated', this.toApi(live));
+      if (live.record.retiredAtMs === null) this.bus.emit('device.updated', this.toApi(live));
     }
   }
 
@@ -205,6 +205,7 @@ export class DevicesService {
       existing.record = { ...record, lastSeenMs: existing.record.lastSeenMs, reading: existing.record.reading, gateState: existing.record.gateState };
       if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
       this.refresh(record.id, true);
+      if (record.retiredAtMs !== null) this.bus.emit('device.removed', { id: record.id });
     } else {
       this.index(record, null);
       this.refresh(record.id, true);
@@ -216,6 +217,7 @@ export class DevicesService {
     if (!live) return;
     if (live.record.keyHash) this.byKeyHash.delete(live.record.keyHash);
     this.state.delete(id);
+    this.bus.emit('device.removed', { id });
   }
 
   /** Writes lastSeen of devices heard since the last flush. */

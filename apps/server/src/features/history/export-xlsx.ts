@@ -12,8 +12,12 @@ export const EXPORT_HEADERS = ['Fecha y Hora', 'Valor', 'Unidad', 'Estado'] as c
 
 export type RowSource = (deviceId: string, range: MsRange) => AsyncIterable<HistoryRow[]>;
 
-/** How much workbook output may wait for a slow client before rows stop being read. */
-const MAX_PENDING_BYTES = 1024 * 1024;
+/**
+ * How much workbook output may wait (for zlib or the client) before rows stop being read. Small:
+ * buffers that wait long outlive young-generation GCs and then stay until a full GC (benchmark:
+ * peak RSS ~20-60 MB lower than with 1-4 MB, at the same speed).
+ */
+const MAX_PENDING_BYTES = 256 * 1024;
 
 // One style object per kind of cell, shared by every cell: ExcelJS caches a style's id per object
 // (WeakMap), while a fresh object per cell costs an XML rendering and a lookup per cell.
@@ -93,7 +97,7 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
       }
       // Let zlib and the socket work, and wait while the client lags behind.
       await nextTurn();
-      while (!out.destroyed && pendingBytes(sheets, out) > MAX_PENDING_BYTES) await sleep(5);
+      while (!out.destroyed && pendingBytes(sheets, out) > MAX_PENDING_BYTES) await sleep(2);
     }
     ws?.commit();
   }

@@ -57,6 +57,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     }),
     opts.bus.on('device.updated', (device) => send({ type: 'device.updated', data: device })),
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
+    opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     opts.bus.on('sessions.ended', ({ sessionId, userId, exceptSessionId }) => {
       for (const c of clients) {
         const ended = sessionId ? c.sessionId === sessionId : c.userId === userId && c.sessionId !== exceptSessionId;
@@ -92,7 +93,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       },
       schema: {
         tags: ['live'],
-        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated',
+        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed',
         security: SESSION_SECURITY,
         response: errors(401, 403),
       },

@@ -1,7 +1,7 @@
 import { can, PRODUCT_NAME } from '@agua/shared';
 import { PageHeader } from '@/components/page-header';
 import { DeviceGrid } from '@/features/dashboard/components/device-grid';
-import { ExportButton } from '@/features/dashboard/components/export-button';
+import { ExportDialog } from '@/features/dashboard/components/export-dialog';
 import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
@@ -13,7 +13,7 @@ export default function DashboardRoute() {
   const { devices, isLoading, error, fetchedAt, refetch } = useDevices();
   return (
     <div className="grid gap-6">
-      <PageHeader title={PRODUCT_NAME} description="Monitoreo en tiempo real de niveles y compuertas." actions={<ExportButton />} />
+      <PageHeader title={PRODUCT_NAME} description="Monitoreo en tiempo real de niveles y compuertas." actions={<ExportDialog devices={devices} />} />
       <DataAgeNotice fetchedAt={fetchedAt} />
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} />

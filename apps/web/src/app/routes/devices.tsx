@@ -5,8 +5,11 @@ import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/page-header';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { DeviceControlPanel } from '@/features/devices/components/device-control-panel';
+import { DeviceAdminActions } from '@/features/device-admin/components/device-admin-actions';
+import { NewDeviceDialog } from '@/features/device-admin/components/new-device-dialog';
 import { DeviceList } from '@/features/devices/components/device-list';
 import { useDevices } from '@/features/devices/hooks/use-devices';
+import { TrendChart } from '@/features/history/components/trend-chart';
 import { DataAgeNotice } from '@/features/live/components/data-age-notice';
 import { LoadError } from './load-error';
 
@@ -19,14 +22,23 @@ export default function DevicesRoute() {
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Control de Dispositivos de Agua" description="Estado, conexión y comandos de cada dispositivo." />
+      <PageHeader
+        title="Control de Dispositivos de Agua"
+        description="Estado, conexión y comandos de cada dispositivo."
+        actions={can(user, 'manage_devices') ? <NewDeviceDialog /> : undefined}
+      />
       <DataAgeNotice fetchedAt={fetchedAt} />
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <div className="grid items-start gap-6 @5xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)]">
         <DeviceList devices={devices} selectedId={selectedId} canManageDevices={can(user, 'manage_devices')} loading={isLoading} />
         <div className="@5xl:sticky @5xl:top-24">
           {selected ? (
-            <DeviceControlPanel device={selected} canWrite={can(user, 'write')} />
+            <DeviceControlPanel
+              device={selected}
+              canWrite={can(user, 'write')}
+              trend={<TrendChart device={selected} />}
+              admin={can(user, 'manage_devices') ? <DeviceAdminActions device={selected} /> : undefined}
+            />
           ) : (
             <Card className="flex flex-col items-center gap-3 p-10 text-center">
               <MousePointerClick aria-hidden="true" className="size-8 text-muted-foreground" />

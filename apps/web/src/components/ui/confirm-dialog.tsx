@@ -11,6 +11,8 @@ interface ConfirmDialogProps {
   confirmLabel?: string;
   cancelLabel?: string;
   onConfirm: () => void;
+  /** Red confirm button, for actions that delete or cannot be undone. */
+  destructive?: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export function ConfirmDialog({
   confirmLabel = 'Confirmar',
   cancelLabel = 'Cancelar',
   onConfirm,
+  destructive = false,
 }: ConfirmDialogProps) {
   return (
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
@@ -37,7 +40,7 @@ export function ConfirmDialog({
           </AlertDialog.Description>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <AlertDialog.Cancel className={buttonVariants({ variant: 'outline' })}>{cancelLabel}</AlertDialog.Cancel>
-            <AlertDialog.Action className={buttonVariants({ variant: 'default' })} onClick={onConfirm}>
+            <AlertDialog.Action className={buttonVariants({ variant: destructive ? 'destructive' : 'default' })} onClick={onConfirm}>
               {confirmLabel}
             </AlertDialog.Action>
           </div>

@@ -1,4 +1,4 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 import { queryKeys } from '@/lib/query-keys';
 
@@ -11,26 +11,40 @@ export interface AuditEvent {
   target: string | null;
   result: 'ok' | 'denied' | 'failed';
   ip: string | null;
-  details?: unknown;
+  details?: Record<string, unknown> | null;
 }
 
-interface AuditPage {
+export interface AuditPage {
   items: AuditEvent[];
   nextCursor: string | null;
+}
+
+/** Server-side filters of GET /audit; times are ISO 8601 with an offset. */
+export interface AuditQuery {
+  userId?: string;
+  deviceId?: string;
+  action?: string;
+  from?: string;
+  to?: string;
 }
 
 const PAGE_SIZE = 50;
 
 /** GET /audit: newest first, one page per cursor. */
-export function getAuditEvents(cursor: string | null, signal?: AbortSignal): Promise<AuditPage> {
-  return api.get<AuditPage>('/audit', { limit: PAGE_SIZE, cursor }, signal);
+export function getAuditEvents(filters: AuditQuery, cursor: string | null, signal?: AbortSignal): Promise<AuditPage> {
+  return api.get<AuditPage>('/audit', { ...filters, limit: PAGE_SIZE, cursor }, signal);
 }
 
-export function useAuditEvents() {
-  return useInfiniteQuery({
-    queryKey: queryKeys.audit,
-    queryFn: ({ pageParam, signal }) => getAuditEvents(pageParam, signal),
+export function auditEventsQueryOptions(filters: AuditQuery) {
+  return {
+    queryKey: [...queryKeys.audit, filters] as const,
+    queryFn: ({ pageParam, signal }: { pageParam: string | null; signal: AbortSignal }) => getAuditEvents(filters, pageParam, signal),
     initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+    getNextPageParam: (last: AuditPage) => last.nextCursor ?? undefined,
+  };
+}
+
+export function useAuditEvents(filters: AuditQuery, enabled = true) {
+  // The previous results stay while a new filter loads: the table does not collapse and jump.
+  return useInfiniteQuery({ ...auditEventsQueryOptions(filters), enabled, placeholderData: keepPreviousData });
 }

@@ -1,57 +1,95 @@
 import type { AuditEvent } from '../api/get-audit-events';
-import { Badge } from '@/components/ui/badge';
-import { formatDateTime } from '@/lib/format';
+import { AuditAction, AuditDetails, AuditResult, AuditTarget, AuditTime, AuditUser, type AuditNames } from './audit-cells';
 
-// Spanish names for the audit actions of API.md (UI-only labels).
-const ACTION_LABELS: Record<string, string> = {
-  'auth.login': 'Inicio de sesión',
-  'auth.login_failed': 'Inicio de sesión fallido',
-  'auth.logout': 'Cierre de sesión',
-  'command.issued': 'Comando emitido',
-  'command.refused': 'Comando rechazado',
-  'command.completed': 'Comando completado',
-  'device.created': 'Dispositivo creado',
-  'device.updated': 'Dispositivo modificado',
-  'device.enabled': 'Dispositivo conectado',
-  'device.disabled': 'Dispositivo desconectado',
-  'device.key_rotated': 'Clave renovada',
-  'device.deleted': 'Dispositivo retirado',
-  'user.created': 'Usuario creado',
-  'user.updated': 'Usuario modificado',
-  'user.deleted': 'Usuario eliminado',
-  'user.password_reset': 'Contraseña restablecida',
-  'user.password_changed': 'Contraseña cambiada',
-};
+const HEADERS = ['Fecha y hora', 'Usuario', 'Acción', 'Objetivo', 'Resultado', 'IP', 'Detalles'];
 
-const RESULTS = {
-  ok: { label: 'Correcto', tone: 'ok' },
-  denied: { label: 'Denegado', tone: 'warn' },
-  failed: { label: 'Fallido', tone: 'crit' },
-} as const;
-
-export function AuditList({ events }: { events: AuditEvent[] }) {
-  if (events.length === 0) return <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">Sin eventos registrados.</p>;
+/** The trail: a table on wide screens, one card per event on narrow ones (no sideways scrolling). */
+export function AuditList({ events, names }: { events: AuditEvent[]; names: AuditNames }) {
+  if (events.length === 0) {
+    return <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay eventos que coincidan con los filtros.</p>;
+  }
   return (
-    <ol className="divide-y rounded-lg border bg-card">
-      {events.map((e) => {
-        const result = RESULTS[e.result] ?? { label: e.result, tone: 'neutral' as const };
-        return (
-          <li key={e.id} className="grid gap-1 px-4 py-3 text-sm @3xl:grid-cols-[12rem_minmax(0,1fr)_10rem_6rem] @3xl:items-center @3xl:gap-4">
-            <time dateTime={e.at} className="text-xs text-muted-foreground tabular-nums">
-              {formatDateTime(e.at)}
-            </time>
-            <span className="min-w-0">
-              <span className="font-medium">{ACTION_LABELS[e.action] ?? e.action}</span>
-              {e.target ? <span className="ml-2 font-mono text-xs break-all text-muted-foreground">{e.target}</span> : null}
-            </span>
-            <span className="truncate text-muted-foreground">
-              {e.username ? `@${e.username}` : '—'}
-              {e.ip ? <span className="ml-2 font-mono text-xs">{e.ip}</span> : null}
-            </span>
-            <Badge tone={result.tone}>{result.label}</Badge>
+    <>
+      <div className="hidden overflow-hidden rounded-xl border bg-card @5xl:block">
+        <table className="w-full table-fixed text-sm">
+          <colgroup>
+            <col className="w-[11rem]" />
+            <col className="w-[10rem]" />
+            <col className="w-[12rem]" />
+            <col />
+            <col className="w-[7rem]" />
+            <col className="w-[8rem]" />
+            <col />
+          </colgroup>
+          <thead className="border-b bg-muted/50 text-left text-xs text-muted-foreground">
+            <tr>
+              {HEADERS.map((h) => (
+                <th key={h} scope="col" className="px-3 py-2.5 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y">
+            {events.map((e) => (
+              <tr key={e.id} className="align-top">
+                <td className="px-3 py-2.5 text-xs text-muted-foreground">
+                  <AuditTime at={e.at} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <AuditUser event={e} names={names} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <AuditAction action={e.action} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <AuditTarget target={e.target} names={names} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <AuditResult result={e.result} />
+                </td>
+                <td className="px-3 py-2.5 font-mono text-xs break-all">{e.ip ?? '—'}</td>
+                <td className="px-3 py-2.5">
+                  <AuditDetails details={e.details} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <ol className="grid gap-2 @5xl:hidden">
+        {events.map((e) => (
+          <li key={e.id} className="grid gap-2 rounded-xl border bg-card p-3 text-sm">
+            <div className="flex items-start justify-between gap-2">
+              <AuditAction action={e.action} />
+              <AuditResult result={e.result} />
+            </div>
+            <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 text-xs text-muted-foreground">
+              <AuditTime at={e.at} />
+              {e.ip ? <span className="font-mono">{e.ip}</span> : null}
+            </div>
+            <dl className="grid grid-cols-[5.5rem_minmax(0,1fr)] gap-x-2 gap-y-1.5">
+              <dt className="text-xs text-muted-foreground">Usuario</dt>
+              <dd className="min-w-0">
+                <AuditUser event={e} names={names} />
+              </dd>
+              <dt className="text-xs text-muted-foreground">Objetivo</dt>
+              <dd className="min-w-0">
+                <AuditTarget target={e.target} names={names} />
+              </dd>
+              {e.details && Object.keys(e.details).length > 0 ? (
+                <>
+                  <dt className="text-xs text-muted-foreground">Detalles</dt>
+                  <dd className="min-w-0">
+                    <AuditDetails details={e.details} />
+                  </dd>
+                </>
+              ) : null}
+            </dl>
           </li>
-        );
-      })}
-    </ol>
+        ))}
+      </ol>
+    </>
   );
 }

@@ -1,18 +1,32 @@
-import { useMutation } from '@tanstack/react-query';
-import { EXCEL_FILE_NAME } from '@agua/shared';
-import { apiFetch } from '@/lib/api-client';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { CSV_FILE_NAME, EXCEL_FILE_NAME, type Device } from '@agua/shared';
+import { api, apiFetch } from '@/lib/api-client';
+import { queryKeys } from '@/lib/query-keys';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Downloads the server-built workbook of all stored history (GET /export.xlsx). */
-export async function downloadHistoryWorkbook(): Promise<void> {
-  const response = await apiFetch('/export.xlsx', {}, XLSX_MIME);
-  const blob = await response.blob();
+export type ExportFormat = 'xlsx' | 'csv';
+
+export interface ExportRequest {
+  format: ExportFormat;
+  /** ISO 8601 (toISOString()); both absent = the whole stored history. */
+  from?: string;
+  to?: string;
+  /** Absent = every device the server knows, retired ones included. */
+  deviceIds?: string[];
+}
+
+const FILES = {
+  xlsx: { path: '/export.xlsx', accept: XLSX_MIME, name: EXCEL_FILE_NAME },
+  csv: { path: '/export.csv', accept: 'text/csv', name: CSV_FILE_NAME },
+} as const;
+
+function saveBlob(blob: Blob, fileName: string): void {
   const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');
     link.href = url;
-    link.download = EXCEL_FILE_NAME;
+    link.download = fileName;
     document.body.append(link);
     link.click();
     link.remove();
@@ -22,6 +36,28 @@ export async function downloadHistoryWorkbook(): Promise<void> {
   }
 }
 
+/** Downloads the server-built workbook or CSV (GET /export.xlsx | /export.csv ?from&to&deviceIds). */
+export async function downloadHistory({ format, from, to, deviceIds }: ExportRequest): Promise<void> {
+  const file = FILES[format];
+  const response = await apiFetch(file.path, { query: { from, to, deviceIds: deviceIds?.join(',') } }, file.accept);
+  saveBlob(await response.blob(), file.name);
+}
+
 export function useExportHistory() {
-  return useMutation({ mutationFn: downloadHistoryWorkbook });
+  return useMutation({ mutationFn: downloadHistory });
+}
+
+/** Every device with history, retired ones included: their history stays exportable (API.md). */
+export function getExportableDevices(signal?: AbortSignal): Promise<Device[]> {
+  return api.get<Device[]>('/devices', { include: 'retired' }, signal);
+}
+
+export const exportableDevicesQueryOptions = queryOptions({
+  queryKey: [...queryKeys.devices, 'include-retired'] as const,
+  queryFn: ({ signal }) => getExportableDevices(signal),
+  staleTime: 60_000,
+});
+
+export function useExportableDevices(enabled: boolean) {
+  return useQuery({ ...exportableDevicesQueryOptions, enabled });
 }

@@ -5,19 +5,15 @@ import { RelativeTime } from '@/components/device/relative-time';
 import { useNow } from '@/hooks/use-now';
 import { hasLiveReading, isReadingStale, levelConfig, readingStatusOf } from '@/lib/device-helpers';
 import { formatInteger, formatMeasure, formatNumber } from '@/lib/format';
-import { useLiveHistory } from '@/lib/live-socket';
 import { cn } from '@/lib/utils';
-import { useRecentReadings } from '../api/get-recent-readings';
 import { LevelGauge } from './level-gauge';
-import { Sparkline } from './sparkline';
+import { LevelSparkline } from './level-sparkline';
 
 /** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age. */
 export function LevelSensorBody({ device }: { device: Device }) {
   const config = levelConfig(device);
   const now = useNow();
   const live = hasLiveReading(device) && typeof device.reading?.value === 'number';
-  useRecentReadings(device.id, live);
-  const history = useLiveHistory(device.id);
   const reading = live ? device.reading : null;
   const value = reading && typeof reading.value === 'number' ? reading.value : null;
   const stale = reading ? isReadingStale(device, now) : false;
@@ -54,7 +50,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
         <p className="mt-1 text-xs text-muted-foreground tabular-nums">
           {percent === null ? `Capacidad ${formatMeasure(maxLevel, 'm')}` : `${formatInteger(percent)} % de ${formatMeasure(maxLevel, 'm')}`}
         </p>
-        <Sparkline readings={live ? history : []} maxLevel={maxLevel} className={cn('mt-2', stale && 'opacity-40')} />
+        <LevelSparkline device={device} now={now} className={cn('mt-2', (stale || !live) && 'opacity-40')} />
       </div>
       <LevelGauge
         percent={percent}

@@ -1,27 +1,82 @@
 import type { Reading } from '@agua/shared';
 import { cn } from '@/lib/utils';
+import type { LevelTrendAnswer } from '../api/get-level-trend';
 
 const WIDTH = 200;
 const HEIGHT = 40;
 
-/** Recent level trend (last LIVE_HISTORY_PER_SENSOR readings) scaled to 0..maxLevel. */
-export function Sparkline({ readings, maxLevel, className }: { readings: Reading[]; maxLevel: number; className?: string }) {
-  const values = readings.filter((r): r is Reading & { value: number } => typeof r.value === 'number');
-  if (values.length < 2) return <div className={cn('h-10', className)} aria-hidden="true" />;
-  const first = Date.parse(values[0]!.ts);
-  const span = Math.max(1, Date.parse(values[values.length - 1]!.ts) - first);
-  const points = values
-    .map((r) => {
-      const x = ((Date.parse(r.ts) - first) / span) * WIDTH;
-      const clamped = Math.min(Math.max(r.value / maxLevel, 0), 1);
-      const y = HEIGHT - clamped * (HEIGHT - 2) - 1;
-      return `${x.toFixed(1)},${y.toFixed(1)}`;
-    })
-    .join(' ');
+interface Point {
+  t: number;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+interface SparklineProps {
+  /** Downsampled last hour (may be undefined while loading). */
+  trend: LevelTrendAnswer | undefined;
+  /** Live readings; those newer than the trend are appended. */
+  live: Reading[];
+  maxLevel: number;
+  /** Window [now - windowMs, now]: the line slides left as time passes. */
+  now: number;
+  windowMs: number;
+  /** Points further apart than this are not joined (a silent device shows a gap). */
+  gapMs: number;
+  className?: string;
+}
+
+function collect(trend: SparklineProps['trend'], live: Reading[]): Point[] {
+  const points: Point[] = [];
+  let endMs = Number.NEGATIVE_INFINITY;
+  if (trend) {
+    const half = trend.bucketMs / 2;
+    for (const b of trend.items) points.push({ t: Date.parse(b.ts) + half, min: b.min, max: b.max, mean: b.mean });
+    endMs = Date.parse(trend.to);
+  }
+  for (const r of live) {
+    const t = Date.parse(r.ts);
+    if (t >= endMs && typeof r.value === 'number') points.push({ t, min: r.value, max: r.value, mean: r.value });
+  }
+  return points;
+}
+
+/**
+ * The last hour of a level (min–max band and mean line) as a small SVG: cheaper than a chart
+ * library for 60–160 points, and its box never changes size, so nothing shifts as data arrives.
+ */
+export function Sparkline({ trend, live, maxLevel, now, windowMs, gapMs, className }: SparklineProps) {
+  const from = now - windowMs;
+  const x = (t: number) => (((t - from) / windowMs) * WIDTH).toFixed(1);
+  const y = (v: number) => (HEIGHT - Math.min(Math.max(v / maxLevel, 0), 1) * (HEIGHT - 2) - 1).toFixed(1);
+  const runs: Point[][] = [];
+  for (const p of collect(trend, live)) {
+    if (p.t < from) continue;
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    if (run && last && p.t - last.t <= gapMs) run.push(p);
+    else runs.push([p]);
+  }
+  const drawn = runs.filter((r) => r.length > 1);
   return (
-    <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className={cn('h-10 w-full', className)} role="img" aria-label="Tendencia reciente del nivel">
-      <polyline points={`0,${HEIGHT} ${points} ${WIDTH},${HEIGHT}`} fill="var(--color-primary)" opacity="0.08" stroke="none" />
-      <polyline points={points} fill="none" stroke="var(--color-primary)" strokeWidth="1.5" vectorEffect="non-scaling-stroke" strokeLinejoin="round" />
+    <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} preserveAspectRatio="none" className={cn('block h-10 w-full', className)} role="img" aria-label="Tendencia del nivel en la última hora">
+      {drawn.map((run, i) => (
+        <g key={i}>
+          <polygon
+            points={[...run.map((p) => `${x(p.t)},${y(p.max)}`), ...[...run].reverse().map((p) => `${x(p.t)},${y(p.min)}`)].join(' ')}
+            fill="var(--color-primary)"
+            opacity="0.15"
+          />
+          <polyline
+            points={run.map((p) => `${x(p.t)},${y(p.mean)}`).join(' ')}
+            fill="none"
+            stroke="var(--color-primary)"
+            strokeWidth="1.5"
+            vectorEffect="non-scaling-stroke"
+            strokeLinejoin="round"
+          />
+        </g>
+      ))}
     </svg>
   );
 }

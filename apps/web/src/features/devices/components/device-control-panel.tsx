@@ -29,8 +29,12 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** 'Panel de Control' of the selected device: state, commands, information, command history. */
-export function DeviceControlPanel({ device, canWrite }: { device: Device; canWrite: boolean }) {
+/**
+ * 'Panel de Control' of the selected device: state, commands, information, command history.
+ * `trend` is a slot the route fills (the history feature's chart): features do not import each other.
+ * `admin` is another such slot: the device-administration actions, for manage_devices only.
+ */
+export function DeviceControlPanel({ device, canWrite, trend, admin }: { device: Device; canWrite: boolean; trend?: ReactNode; admin?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const online = device.status === 'online';
 
@@ -60,6 +64,7 @@ export function DeviceControlPanel({ device, canWrite }: { device: Device; canWr
           <DeviceReading device={device} />
         </div>
       </div>
+      {trend}
 
       <Section title="Comandos">
         {online ? (
@@ -105,6 +110,8 @@ export function DeviceControlPanel({ device, canWrite }: { device: Device; canWr
       <Section title="Últimos comandos">
         <DeviceCommandHistory deviceId={device.id} />
       </Section>
+
+      {admin ? <Section title="Administración">{admin}</Section> : null}
     </Card>
   );
 }

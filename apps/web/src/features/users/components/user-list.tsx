@@ -1,13 +1,12 @@
-import { Mail, Pencil, Trash2 } from 'lucide-react';
+import { KeyRound, Mail, Pencil, Trash2, UserCheck, UserX } from 'lucide-react';
 import { PERMISSION_LABELS, ROLE_BADGE_NAMES, type Permission, type User } from '@agua/shared';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
+import type { UserAction } from './user-action-dialogs';
 
 // The seed's list shows four permission badges; 'manage_devices' is left out to match it.
 const LISTED_PERMISSIONS: Permission[] = ['read', 'write', 'delete', 'manage_users'];
-
-export type UserAction = 'editar' | 'eliminar';
 
 function initials(name: string): string {
   return name
@@ -18,12 +17,19 @@ function initials(name: string): string {
     .join('');
 }
 
-export function UserList({ users, onAction }: { users: User[]; onAction: (action: UserAction, user: User) => void }) {
+interface UserListProps {
+  users: User[];
+  /** The signed-in admin: their own row offers no deactivation or reset (it would end their session). */
+  currentUserId: string | undefined;
+  onAction: (action: UserAction, user: User) => void;
+}
+
+export function UserList({ users, currentUserId, onAction }: UserListProps) {
   if (users.length === 0) return <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay usuarios.</p>;
   return (
     <ul className="grid gap-3" aria-label="Lista de usuarios">
       {users.map((user) => (
-        <li key={user.id} data-testid={`user-row-${user.id}`} className="flex flex-col gap-3 rounded-lg border bg-card p-4 shadow-xs @3xl:flex-row @3xl:items-center">
+        <li key={user.id} data-testid={`user-row-${user.username}`} className="flex flex-col gap-3 rounded-lg border bg-card p-4 shadow-xs @3xl:flex-row @3xl:items-center">
           <div className="flex min-w-0 flex-1 items-start gap-3">
             <span aria-hidden="true" className="inline-flex size-10 shrink-0 items-center justify-center rounded-full bg-muted text-sm font-semibold">
               {initials(user.name)}
@@ -31,6 +37,7 @@ export function UserList({ users, onAction }: { users: User[]; onAction: (action
             <div className="min-w-0">
               <p className="flex flex-wrap items-center gap-2">
                 <span className="font-semibold">{user.name}</span>
+                {user.id === currentUserId ? <span className="text-xs text-muted-foreground">(usted)</span> : null}
                 <Badge tone="neutral">{ROLE_BADGE_NAMES[user.role]}</Badge>
                 <Badge tone={user.status === 'active' ? 'ok' : 'off'}>
                   <span aria-hidden="true" className={user.status === 'active' ? 'size-2 rounded-full bg-ok' : 'size-2 rounded-full bg-off'} />
@@ -42,7 +49,10 @@ export function UserList({ users, onAction }: { users: User[]; onAction: (action
                 <Mail aria-hidden="true" className="size-3.5 shrink-0" />
                 <span className="truncate">{user.email}</span>
               </p>
-              <p className="mt-1 text-xs text-muted-foreground">Último acceso: {user.lastLogin ? formatDateTime(user.lastLogin) : 'Nunca'}</p>
+              <p className="mt-1 text-xs text-muted-foreground">
+                Último acceso: {user.lastLogin ? formatDateTime(user.lastLogin) : 'Nunca'}
+                {user.mustChangePassword ? ' · Debe cambiar la contraseña' : ''}
+              </p>
               <div className="mt-2 flex flex-wrap gap-1.5">
                 {LISTED_PERMISSIONS.filter((p) => user.permissions.includes(p)).map((p) => (
                   <Badge key={p} tone="outline">
@@ -52,20 +62,40 @@ export function UserList({ users, onAction }: { users: User[]; onAction: (action
               </div>
             </div>
           </div>
-          <div className="flex gap-2 @3xl:self-center">
-            <Button variant="outline" size="sm" onClick={() => onAction('editar', user)} aria-label={`Editar ${user.name}`}>
-              <Pencil aria-hidden="true" />
-              Editar
-            </Button>
-            {user.role !== 'admin' ? (
-              <Button variant="outline" size="sm" onClick={() => onAction('eliminar', user)} aria-label={`Eliminar ${user.name}`} className="text-crit-fg">
-                <Trash2 aria-hidden="true" />
-                Eliminar
-              </Button>
-            ) : null}
-          </div>
+          <UserRowActions user={user} isSelf={user.id === currentUserId} onAction={onAction} />
         </li>
       ))}
     </ul>
+  );
+}
+
+function UserRowActions({ user, isSelf, onAction }: { user: User; isSelf: boolean; onAction: (action: UserAction, user: User) => void }) {
+  const active = user.status === 'active';
+  return (
+    <div className="flex flex-wrap gap-2 @3xl:shrink-0 @3xl:justify-end @3xl:self-center">
+      <Button variant="outline" size="sm" onClick={() => onAction('editar', user)} aria-label={`Editar ${user.name}`}>
+        <Pencil aria-hidden="true" />
+        Editar
+      </Button>
+      {!isSelf ? (
+        <Button variant="outline" size="sm" onClick={() => onAction('estado', user)} aria-label={`${active ? 'Desactivar' : 'Activar'} ${user.name}`}>
+          {active ? <UserX aria-hidden="true" /> : <UserCheck aria-hidden="true" />}
+          {active ? 'Desactivar' : 'Activar'}
+        </Button>
+      ) : null}
+      {!isSelf ? (
+        <Button variant="outline" size="sm" onClick={() => onAction('restablecer', user)} aria-label={`Restablecer contraseña de ${user.name}`}>
+          <KeyRound aria-hidden="true" />
+          Restablecer contraseña
+        </Button>
+      ) : null}
+      {/* The seed hides delete for admin-role users. */}
+      {user.role !== 'admin' ? (
+        <Button variant="outline" size="sm" onClick={() => onAction('eliminar', user)} aria-label={`Eliminar ${user.name}`} className="text-crit-fg">
+          <Trash2 aria-hidden="true" />
+          Eliminar
+        </Button>
+      ) : null}
+    </div>
   );
 }

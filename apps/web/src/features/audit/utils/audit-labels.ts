@@ -1,0 +1,67 @@
+/** Spanish names for the audit trail's actions, results and detail keys (API.md; UI-only texts). */
+
+export const AUDIT_ACTION_GROUPS = [
+  {
+    label: 'Sesiones',
+    actions: {
+      'auth.login': 'Inicio de sesión',
+      'auth.login_failed': 'Inicio de sesión fallido',
+      'auth.logout': 'Cierre de sesión',
+    },
+  },
+  {
+    label: 'Comandos',
+    actions: {
+      'command.issued': 'Comando enviado',
+      'command.refused': 'Comando rechazado',
+      'command.completed': 'Comando completado',
+    },
+  },
+  {
+    label: 'Dispositivos',
+    actions: {
+      'device.created': 'Dispositivo creado',
+      'device.updated': 'Dispositivo modificado',
+      'device.enabled': 'Dispositivo conectado',
+      'device.disabled': 'Dispositivo desconectado',
+      'device.key_rotated': 'Clave de dispositivo renovada',
+      'device.deleted': 'Dispositivo retirado',
+    },
+  },
+  {
+    label: 'Usuarios',
+    actions: {
+      'user.created': 'Usuario creado',
+      'user.updated': 'Usuario modificado',
+      'user.deleted': 'Usuario eliminado',
+      'user.password_reset': 'Contraseña restablecida',
+      'user.password_changed': 'Contraseña cambiada',
+    },
+  },
+] as const;
+
+export const AUDIT_ACTION_LABELS: Readonly<Record<string, string>> = Object.assign({}, ...AUDIT_ACTION_GROUPS.map((g) => g.actions));
+
+export function isAuditAction(value: string): boolean {
+  return Object.hasOwn(AUDIT_ACTION_LABELS, value);
+}
+
+export const AUDIT_RESULTS = {
+  ok: { label: 'Correcto', tone: 'ok' },
+  denied: { label: 'Denegado', tone: 'warn' },
+  failed: { label: 'Fallido', tone: 'crit' },
+} as const;
+
+export const DETAIL_LABELS: Readonly<Record<string, string>> = {
+  command: 'Comando',
+  commandId: 'ID de comando',
+  code: 'Código',
+  status: 'Estado',
+  message: 'Mensaje',
+  late: 'Tardío',
+  reason: 'Motivo',
+  changes: 'Cambios',
+  fields: 'Campos',
+  role: 'Rol',
+  enabled: 'Habilitado',
+};

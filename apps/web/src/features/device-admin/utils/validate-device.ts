@@ -1,0 +1,57 @@
+import { DEVICE_ID_REGEX } from '@agua/shared';
+import { parseNumber, type DeviceFieldErrors, type DeviceFormValues } from './device-form-values';
+
+// The server's route limits (devices.routes.ts), so that the form rarely meets a 400.
+const NAME_MAX = 100;
+const LOCATION_MAX = 200;
+const MAX_LEVEL_MAX_M = 1000;
+const OFFLINE_MAX_S = 86_400;
+const TRAVEL_MAX_S = 3600;
+
+function integerIn(text: string, min: number, max: number, what: string, required: boolean): string | undefined {
+  if (!text.trim()) return required ? `Indique ${what}.` : undefined;
+  const n = parseNumber(text);
+  if (n === null || !Number.isInteger(n) || n < min || n > max) return `Debe ser un número entero de segundos entre ${min} y ${max}.`;
+  return undefined;
+}
+
+function percent(text: string, label: string): { value: number | null; error?: string } {
+  if (!text.trim()) return { value: null, error: `Indique el umbral de ${label}.` };
+  const n = parseNumber(text);
+  if (n === null || n <= 0 || n >= 100) return { value: null, error: `El umbral de ${label} debe ser un porcentaje mayor que 0 y menor que 100.` };
+  return { value: n };
+}
+
+/** Checks a device form; `creating` adds the id and makes the offline timeout optional. */
+export function validateDeviceForm(v: DeviceFormValues, creating: boolean): DeviceFieldErrors {
+  const errors: DeviceFieldErrors = {};
+  if (creating) {
+    if (!v.id.trim()) errors.id = 'El identificador es obligatorio.';
+    else if (!DEVICE_ID_REGEX.test(v.id.trim())) errors.id = 'Use de 3 a 64 caracteres: minúsculas sin tilde, números, guion bajo (_) o guion (-).';
+  }
+  if (!v.name.trim()) errors.name = 'El nombre es obligatorio.';
+  else if (v.name.trim().length > NAME_MAX) errors.name = `El nombre admite como máximo ${NAME_MAX} caracteres.`;
+  if (!v.location.trim()) errors.location = 'La ubicación es obligatoria.';
+  else if (v.location.trim().length > LOCATION_MAX) errors.location = `La ubicación admite como máximo ${LOCATION_MAX} caracteres.`;
+
+  if (v.type === 'level_sensor') {
+    if (!v.maxLevel.trim()) errors.maxLevel = 'Indique el nivel máximo del sensor.';
+    else {
+      const max = parseNumber(v.maxLevel);
+      if (max === null || max <= 0 || max > MAX_LEVEL_MAX_M) errors.maxLevel = `El nivel máximo debe ser un número mayor que 0 y de hasta ${MAX_LEVEL_MAX_M} m.`;
+    }
+    const warning = percent(v.warningPct, 'advertencia');
+    const critical = percent(v.criticalPct, 'crítico');
+    if (warning.error) errors.warningPct = warning.error;
+    if (critical.error) errors.criticalPct = critical.error;
+    if (warning.value !== null && critical.value !== null && warning.value >= critical.value) {
+      errors.warningPct = 'El umbral de advertencia debe ser menor que el crítico.';
+    }
+  } else {
+    const travel = integerIn(v.travelTimeoutS, 1, TRAVEL_MAX_S, 'el tiempo máximo de recorrido', true);
+    if (travel) errors.travelTimeoutS = travel;
+  }
+  const offline = integerIn(v.offlineAfterS, 1, OFFLINE_MAX_S, 'el tiempo sin señal', !creating);
+  if (offline) errors.offlineAfterS = offline;
+  return errors;
+}

@@ -1,0 +1,55 @@
+/** Turns trend buckets plus live readings into uPlot's columns (x in seconds) with real gaps. */
+import type uPlot from 'uplot';
+import type { Reading } from '@agua/shared';
+import type { LevelTrend } from '../api/get-device-readings';
+
+export interface LevelColumns {
+  data: uPlot.AlignedData;
+  /** Points with a value (not counting the nulls that mark gaps). */
+  count: number;
+}
+
+interface Row {
+  t: number;
+  min: number;
+  max: number;
+  mean: number;
+}
+
+/**
+ * Buckets are drawn at their middle; live readings newer than the trend's end are appended as
+ * one-reading buckets. Where consecutive points are further apart than `gapMs` a null row is
+ * inserted, so a silent device shows a gap instead of a straight line across it.
+ */
+export function buildLevelColumns(trend: LevelTrend | undefined, live: Reading[], gapMs: number): LevelColumns {
+  const rows: Row[] = [];
+  let endMs = Number.NEGATIVE_INFINITY;
+  if (trend) {
+    const half = trend.bucketMs / 2;
+    for (const b of trend.items) rows.push({ t: Date.parse(b.ts) + half, min: b.min, max: b.max, mean: b.mean });
+    endMs = Date.parse(trend.to);
+  }
+  for (const r of live) {
+    const t = Date.parse(r.ts);
+    if (t >= endMs && typeof r.value === 'number') rows.push({ t, min: r.value, max: r.value, mean: r.value });
+  }
+  const xs: number[] = [];
+  const mins: (number | null)[] = [];
+  const maxs: (number | null)[] = [];
+  const means: (number | null)[] = [];
+  let previous: number | null = null;
+  for (const row of rows) {
+    if (previous !== null && row.t - previous > gapMs) {
+      xs.push((previous + row.t) / 2000);
+      mins.push(null);
+      maxs.push(null);
+      means.push(null);
+    }
+    xs.push(row.t / 1000);
+    mins.push(row.min);
+    maxs.push(row.max);
+    means.push(row.mean);
+    previous = row.t;
+  }
+  return { data: [xs, mins, maxs, means], count: rows.length };
+}
