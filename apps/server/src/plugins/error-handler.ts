@@ -28,7 +28,8 @@ async function errorHandlerPlugin(app: FastifyInstance) {
       return reply.status(400).send({ error: errorMessage('INVALID_JSON'), code: 'INVALID_JSON' });
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      return reply.status(err.statusCode).send({ error: errorMessage('VALIDATION_FAILED'), code: 'VALIDATION_FAILED' });
+      const code: ErrorCode = err.statusCode === 403 ? 'FORBIDDEN' : err.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION_FAILED';
+      return reply.status(err.statusCode).send({ error: errorMessage(code), code });
     }
     req.log.error({ err, method: req.method, url: req.url }, 'unhandled error');
     return reply.status(500).send({ error: errorMessage('INTERNAL_ERROR'), code: 'INTERNAL_ERROR' });

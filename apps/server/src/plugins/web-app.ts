@@ -21,8 +21,15 @@ async function webAppPlugin(app: FastifyInstance, opts: { distDir: string | null
       },
     });
   }
+  if (hasApp) {
+    // The static wildcard would answer "/" as a directory (403); the app's entry is index.html.
+    app.get('/', { schema: { hide: true } }, (_req, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
+  }
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.url === '/api' || !hasApp || (req.method !== 'GET' && req.method !== 'HEAD')) {
+    const pathname = req.url.split('?')[0]!;
+    // Client-side routes get the app; a missing file (an asset, an old chunk) a real 404.
+    const isFile = pathname.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(pathname);
+    if (pathname.startsWith('/api/') || pathname === '/api' || isFile || !hasApp || (req.method !== 'GET' && req.method !== 'HEAD')) {
       return reply.status(404).send({ error: errorMessage('ROUTE_NOT_FOUND'), code: 'ROUTE_NOT_FOUND' });
     }
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
