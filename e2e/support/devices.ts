@@ -1,0 +1,32 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Waits used where the in-process simulator is involved (readings every 3 s, gate travel ~5 s). */
+export const SIM_TIMEOUT = 20_000;
+
+export const DEVICES = {
+  nivel01: { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual' },
+  nivel02: { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia' },
+  compuerta01: { id: 'esp32_compuerta_01', name: 'Compuerta Canal A' },
+  compuerta02: { id: 'esp32_compuerta_02', name: 'Compuerta Tanque Limpio' },
+} as const;
+
+export function deviceCard(page: Page, id: string) {
+  return page.getByTestId(`device-card-${id}`);
+}
+
+export function deviceRow(page: Page, id: string) {
+  return page.getByTestId(`device-row-${id}`);
+}
+
+/** The 'Panel de Control' of the device selected on /devices. */
+export function controlPanel(page: Page) {
+  return page.locator('[aria-labelledby="control-panel-title"]');
+}
+
+/** A level value as the dashboard prints it: '3,42 m' (es-ES), tolerant of spacing. */
+export const LEVEL_TEXT = /^-?\d+(?:[.,]\d+)?\s*m$/;
+
+/** Waits for the live link, so that what follows sees live updates. */
+export async function expectLive(page: Page) {
+  await expect(page.getByTestId('live-status')).toHaveText('Sistema Activo', { timeout: SIM_TIMEOUT });
+}
