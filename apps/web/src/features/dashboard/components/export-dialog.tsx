@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { FileSpreadsheet, FileText } from 'lucide-react';
 import { UI_TEXTS, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
@@ -39,6 +39,8 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
   const exportable = useExportableDevices(open);
   const mutation = useExportHistory();
   const [pendingFormat, setPendingFormat] = useState<ExportFormat | null>(null);
+  // Set synchronously: two clicks in the same frame must not start two downloads.
+  const busyRef = useRef(false);
 
   const activeIds = new Set(devices.map((d) => d.id));
   const list = exportable.data && exportable.data.length > 0 ? exportable.data : devices;
@@ -62,11 +64,12 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
   }
 
   function run(format: ExportFormat) {
-    if (mutation.isPending) return;
+    if (busyRef.current) return;
     const times = exportTimes(rangeId, custom, Date.now());
     if ('error' in times) return setError(times.error);
     if (checkedCount === 0) return setError('Seleccione al menos un dispositivo.');
     setError(null);
+    busyRef.current = true;
     setPendingFormat(format);
     // All ticked: no deviceIds, so the server includes every device it keeps history for.
     const deviceIds = selected === null ? undefined : list.filter((d) => selected.has(d.id)).map((d) => d.id);
@@ -78,7 +81,10 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
           setOpen(false);
         },
         onError: (e) => notify(format, { ok: false, error: e }),
-        onSettled: () => setPendingFormat(null),
+        onSettled: () => {
+          busyRef.current = false;
+          setPendingFormat(null);
+        },
       },
     );
   }
@@ -102,7 +108,7 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
           <DialogTitle>Exportar historial</DialogTitle>
           <DialogDescription>Elija el periodo y los dispositivos. Se crea una hoja por dispositivo con lecturas.</DialogDescription>
         </DialogHeader>
-        <form id={`${id}-form`} onSubmit={onSubmit} className="grid gap-5">
+        <form id={`${id}-form`} onSubmit={onSubmit} noValidate className="grid gap-5">
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">Periodo</legend>
             <div className="flex flex-wrap gap-1.5">

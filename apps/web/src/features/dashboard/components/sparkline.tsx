@@ -49,12 +49,15 @@ export function Sparkline({ trend, live, maxLevel, now, windowMs, gapMs, classNa
   const from = now - windowMs;
   const x = (t: number) => (((t - from) / windowMs) * WIDTH).toFixed(1);
   const y = (v: number) => (HEIGHT - Math.min(Math.max(v / maxLevel, 0), 1) * (HEIGHT - 2) - 1).toFixed(1);
+  const points = collect(trend, live).filter((p) => p.t >= from);
+  // History stored more sparsely than the buckets is not a gap: allow three usual spacings.
+  const spacing = points.length > 1 ? points.slice(1).map((p, i) => p.t - points[i]!.t).sort((a, b) => a - b)[Math.floor((points.length - 1) / 2)]! : 0;
+  const threshold = Math.max(gapMs, 3 * spacing);
   const runs: Point[][] = [];
-  for (const p of collect(trend, live)) {
-    if (p.t < from) continue;
+  for (const p of points) {
     const run = runs[runs.length - 1];
     const last = run?.[run.length - 1];
-    if (run && last && p.t - last.t <= gapMs) run.push(p);
+    if (run && last && p.t - last.t <= threshold) run.push(p);
     else runs.push([p]);
   }
   const drawn = runs.filter((r) => r.length > 1);

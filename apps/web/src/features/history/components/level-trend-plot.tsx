@@ -137,7 +137,8 @@ export function LevelTrendPlot({ data, thresholds, xWindow, height }: LevelTrend
           {},
           { label: 'Mínimo', stroke: 'transparent', width: 0, points: { show: false } },
           { label: 'Máximo', stroke: 'transparent', width: 0, points: { show: false } },
-          { label: 'Media', stroke: c.primary, width: 2, points: { show: false } },
+          // Default points: uPlot shows them only where data is sparse, so a lone reading stays visible.
+          { label: 'Media', stroke: c.primary, width: 2, points: { size: 4, fill: c.primary } },
         ],
         bands: [{ series: [2, 1], fill: withAlpha(c.primary, 0.3) }],
         hooks: {

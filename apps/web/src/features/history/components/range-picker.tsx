@@ -38,7 +38,8 @@ export function RangePicker({ value, onChange }: RangePickerProps) {
 
   const customActive = customOpen || value.kind === 'custom';
   return (
-    <div className="grid gap-3">
+    // A container: the panel is narrow even on a wide screen, so the layout follows its own width.
+    <div className="@container grid gap-3">
       <div role="group" aria-label="Rango de tiempo" className="flex flex-wrap gap-1.5">
         {RANGE_PRESETS.map((p) => {
           const active = !customOpen && value.kind === 'preset' && value.preset === p.id;
@@ -62,7 +63,7 @@ export function RangePicker({ value, onChange }: RangePickerProps) {
         </Button>
       </div>
       {customOpen ? (
-        <form onSubmit={apply} className="grid gap-3 rounded-lg border bg-muted/40 p-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-end">
+        <form onSubmit={apply} noValidate className="grid gap-3 rounded-lg border bg-muted/40 p-3 @sm:grid-cols-2 @2xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] @2xl:items-end">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-from`}>Desde</Label>
             <Input id={`${id}-from`} type="datetime-local" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
@@ -71,9 +72,11 @@ export function RangePicker({ value, onChange }: RangePickerProps) {
             <Label htmlFor={`${id}-to`}>Hasta</Label>
             <Input id={`${id}-to`} type="datetime-local" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required />
           </div>
-          <Button type="submit">Aplicar</Button>
+          <Button type="submit" className="@sm:col-span-2 @2xl:col-span-1">
+            Aplicar
+          </Button>
           {error ? (
-            <p role="alert" className="text-sm text-destructive sm:col-span-3">
+            <p role="alert" className="text-sm font-medium text-crit-fg @sm:col-span-2 @2xl:col-span-3">
               {error}
             </p>
           ) : null}

@@ -85,6 +85,7 @@ export function TrendChart({ device }: { device: Device }) {
   const empty = isGate ? (gate?.segments.length ?? 0) === 0 : (level?.count ?? 0) === 0;
 
   let body: ReactNode;
+  let plotted = false;
   if (query.isPending) {
     body = <Skeleton className="w-full" style={{ height: height + READOUT_PX }} />;
   } else if (query.isError && !trend) {
@@ -99,8 +100,10 @@ export function TrendChart({ device }: { device: Device }) {
   } else if (empty) {
     body = <Placeholder height={height}>Sin lecturas en este rango.</Placeholder>;
   } else if (isGate && gate) {
+    plotted = true;
     body = <GateTimelinePlot data={gate.data} segments={gate.segments} xWindow={xWindow} height={height} />;
   } else if (level) {
+    plotted = true;
     body = (
       <LevelTrendPlot
         data={level.data}
@@ -124,7 +127,7 @@ export function TrendChart({ device }: { device: Device }) {
       <div ref={boxRef} className="mt-3 min-w-0">
         {body}
       </div>
-      {!empty && !query.isPending ? (
+      {plotted ? (
         <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
           {isGate ? (
             (Object.keys(GATE_BAND_LABELS) as GateBand[]).map((b) => <Swatch key={b} color={GATE_BAND_CSS[b]} label={GATE_BAND_LABELS[b]} />)

@@ -1,7 +1,8 @@
 /** A gate's state history as contiguous periods, for the state timeline. */
-import type { GateState, Reading } from '@agua/shared';
-import { isGateState } from '@/lib/device-helpers';
+import { GATE_STATES, type GateState, type Reading } from '@agua/shared';
 import type { GateChanges } from '../api/get-device-readings';
+
+const isGateState = (value: unknown): value is GateState => typeof value === 'string' && (GATE_STATES as readonly string[]).includes(value);
 
 export interface GateSegment {
   startMs: number;

@@ -16,10 +16,19 @@ interface Row {
   mean: number;
 }
 
+/** Median spacing of consecutive times (ms); 0 with fewer than two. */
+export function medianSpacing(times: number[]): number {
+  if (times.length < 2) return 0;
+  const diffs = times.slice(1).map((t, i) => t - times[i]!).sort((a, b) => a - b);
+  return diffs[Math.floor(diffs.length / 2)]!;
+}
+
 /**
  * Buckets are drawn at their middle; live readings newer than the trend's end are appended as
  * one-reading buckets. Where consecutive points are further apart than `gapMs` a null row is
- * inserted, so a silent device shows a gap instead of a straight line across it.
+ * inserted, so a silent device shows a gap instead of a straight line across it. History stored
+ * at a slower rate than the buckets (one reading every few minutes) is not a gap: the threshold
+ * grows to three times the usual spacing of the points.
  */
 export function buildLevelColumns(trend: LevelTrend | undefined, live: Reading[], gapMs: number): LevelColumns {
   const rows: Row[] = [];
@@ -33,13 +42,14 @@ export function buildLevelColumns(trend: LevelTrend | undefined, live: Reading[]
     const t = Date.parse(r.ts);
     if (t >= endMs && typeof r.value === 'number') rows.push({ t, min: r.value, max: r.value, mean: r.value });
   }
+  const threshold = Math.max(gapMs, 3 * medianSpacing(rows.map((r) => r.t)));
   const xs: number[] = [];
   const mins: (number | null)[] = [];
   const maxs: (number | null)[] = [];
   const means: (number | null)[] = [];
   let previous: number | null = null;
   for (const row of rows) {
-    if (previous !== null && row.t - previous > gapMs) {
+    if (previous !== null && row.t - previous > threshold) {
       xs.push((previous + row.t) / 2000);
       mins.push(null);
       maxs.push(null);
