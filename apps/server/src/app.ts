@@ -21,6 +21,7 @@ import { ReadingsRepository } from './features/history/readings.repository';
 import historyRoutes from './features/history/history.routes';
 import { HistoryService } from './features/history/history.service';
 import { ReadingsRetention } from './features/history/retention';
+import { SqliteReadingsReader } from './features/history/readings.reader';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
@@ -97,6 +98,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Per-request lines would dominate the log (and the CPU) at thousands of readings per second.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
+    // Devices hold keep-alive connections and long polls; a shutdown must not wait for them.
+    forceCloseConnections: true,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
 
@@ -206,7 +209,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       await commandsRepo.deleteByDevice(deviceId);
     },
   });
-  const history = new HistoryService(readings, devices);
+  const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
   return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention };
 }
