@@ -101,5 +101,8 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
     }
     ws?.commit();
   }
-  if (!out.destroyed) await workbook.commit();
+  if (out.destroyed) return;
+  // Rows pruned by retention since the plan was made: a workbook needs a sheet all the same.
+  if (sheets.length === 0) openSheet(plan.devices[0]!.name).commit();
+  await workbook.commit();
 }

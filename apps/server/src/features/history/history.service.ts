@@ -1,6 +1,8 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeviceType, Reading, GateState } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso, parseRequestTime } from '../../lib/time';
+import type { SqliteReadingsReader } from './readings.reader';
 import type { HistoryRow, MsRange, ReadingsRepository, RowPosition } from './readings.repository';
 
 /** What history needs to know of a device (DevicesService provides it; retired ones included). */
@@ -97,6 +99,7 @@ export class HistoryService {
 
   constructor(
     private readonly repo: ReadingsRepository,
+    private readonly reader: SqliteReadingsReader,
     private readonly devices: DeviceDirectory,
     options: Partial<HistoryOptions> = {},
   ) {
@@ -166,15 +169,20 @@ export class HistoryService {
     return { devices, range };
   }
 
-  /** A device's rows in the range, oldest first, in batches (keyset: no query stays open between them). */
+  /**
+   * A device's rows in the range, oldest first, in batches: keyset, so no query stays open
+   * between batches, and the event loop runs (ingest, other requests) before each next one.
+   */
   async *exportRows(deviceId: string, range: MsRange): AsyncGenerator<HistoryRow[]> {
+    const size = this.options.exportBatchSize;
     let after: RowPosition | undefined;
     for (;;) {
-      const rows = await this.repo.page(deviceId, range, this.options.exportBatchSize, after);
+      const rows = this.reader.batchAfter(deviceId, range, size, after);
       if (rows.length > 0) yield rows;
-      if (rows.length < this.options.exportBatchSize) return;
+      if (rows.length < size) return;
       const last = rows[rows.length - 1]!;
       after = { tsMs: last.tsMs, id: last.id };
+      await nextTurn();
     }
   }
 }

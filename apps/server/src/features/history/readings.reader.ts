@@ -1,0 +1,34 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { HistoryRow, MsRange, RowPosition } from './readings.repository';
+
+// Open ends of a range, as bound values (far beyond any epoch-ms time).
+const NO_LOWER = -8e15;
+const NO_UPPER = 8e15;
+
+/**
+ * The export's hot read path, on SQLite (the counterpart of SqliteReadingsWriter): one prepared
+ * statement reads a device's rows in keyset batches. Through the query builder each batch would
+ * build, compile and prepare its query anew: at a million rows that garbage alone raised the
+ * server's peak memory by tens of MB.
+ */
+export class SqliteReadingsReader {
+  private readonly batch: BetterSqlite3.Statement<[string, number, number, number, number, number], HistoryRow>;
+
+  constructor(sqlite: BetterSqlite3.Database) {
+    // The range on (device_id, ts_ms) walks the index in (ts_ms, rowid) order, so no sort; the OR
+    // only settles rows that share the last batch's ts.
+    this.batch = sqlite.prepare<[string, number, number, number, number, number], HistoryRow>(
+      `SELECT id, ts_ms AS tsMs, value_num AS valueNum, value_text AS valueText, status
+       FROM readings
+       WHERE device_id = ? AND ts_ms >= ? AND ts_ms < ? AND (ts_ms > ? OR id > ?)
+       ORDER BY ts_ms, id
+       LIMIT ?`,
+    );
+  }
+
+  /** Up to `limit` rows of a device in the range, oldest first, strictly after `after` when given. */
+  batchAfter(deviceId: string, range: MsRange, limit: number, after?: RowPosition): HistoryRow[] {
+    const lower = Math.max(range.fromMs ?? NO_LOWER, after?.tsMs ?? NO_LOWER);
+    return this.batch.all(deviceId, lower, range.toMs ?? NO_UPPER, after?.tsMs ?? NO_LOWER, after?.id ?? 0, limit);
+  }
+}
