@@ -20,13 +20,16 @@ const run = (label, cmd, args, env = {}) => {
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator'];
 const stages = [];
+if (!only || only === 'unit' || only === 'e2e') {
+  const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
+  if (deps.status !== 0) process.exit(1);
+}
 stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
 stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
 const vitestJson = path.join(reports, 'vitest.json');
 stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
-const e2eReady = only && only !== 'e2e' ? true : run('e2e', 'node', ['tools/ensure-chromium.mjs']);
 const pwJson = path.join(reports, 'playwright.json');
-stages.push(['e2e', e2eReady && run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
+stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
 
 let passed = 0;
 let failed = 0;
