@@ -3,11 +3,13 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import * as m001 from './migrations/001-initial';
+import * as m002 from './migrations/002-readings-covering-index';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
+  '002-readings-covering-index': m002,
 };
 
 export interface Storage {

@@ -65,6 +65,8 @@ export interface HistoryOptions {
 
 export const EXCEL_MAX_DATA_ROWS = 1_048_575;
 export const DEFAULT_PAGE_LIMIT = 1000;
+/** Buckets (or gate slices) aggregated per query. */
+const SLICES_PER_QUERY = 500;
 /** Range of a `points` query without from/to: the last 24 hours. */
 export const DEFAULT_TREND_MS = 24 * 3600 * 1000;
 
@@ -133,19 +135,50 @@ export class HistoryService {
     const fromMs = range.fromMs ?? toMs - DEFAULT_TREND_MS;
     if (fromMs >= toMs) throw badRequest('RANGE_INVALID');
     if (device.type === 'motorized_gate') {
-      const rows = await this.repo.stateChanges(device.id, fromMs, toMs, q.points + 1);
-      return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.slice(0, q.points).map(toReading), truncated: rows.length > q.points };
+      const { rows, truncated } = await this.gateChanges(device.id, fromMs, toMs, q.points);
+      return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.map(toReading), truncated };
     }
     // Width rounded up, so (ts - from) / width < points for every ts < to: never more than `points` buckets.
     const bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / q.points));
-    const rows = await this.repo.buckets(device.id, fromMs, toMs, bucketMs, Math.ceil((toMs - fromMs) / bucketMs));
-    return {
-      mode: 'buckets',
-      from: iso(fromMs),
-      to: iso(toMs),
-      bucketMs,
-      items: rows.map((b) => ({ ts: iso(fromMs + b.bucket * bucketMs), min: b.min, max: b.max, mean: b.mean, count: b.count })),
-    };
+    const count = Math.ceil((toMs - fromMs) / bucketMs);
+    const items: Bucket[] = [];
+    // At most 500 buckets per query: a month of 3-second readings is ~900,000 rows, and the
+    // event loop (ingest, other requests) runs between the queries.
+    for (let first = 0; first < count; first += SLICES_PER_QUERY) {
+      if (first > 0) await nextTurn();
+      for (const b of await this.repo.buckets(device.id, fromMs, toMs, bucketMs, first, Math.min(count, first + SLICES_PER_QUERY))) {
+        items.push({ ts: iso(fromMs + b.bucket * bucketMs), min: b.min, max: b.max, mean: b.mean, count: b.count });
+      }
+    }
+    return { mode: 'buckets', from: iso(fromMs), to: iso(toMs), bucketMs, items };
+  }
+
+  /**
+   * A gate's state changes, oldest first, at most `limit`. Gates report their state every few
+   * seconds and change it rarely, so rather than comparing every reading with the one before (a
+   * window function: ~2 µs a row), the range is cut in slices of ~64 readings whose smallest and
+   * largest state are aggregated over the index (~0.4 µs a row); only a slice that holds two
+   * states, or another state than the slice before it, is compared reading by reading.
+   */
+  private async gateChanges(deviceId: string, fromMs: number, toMs: number, limit: number): Promise<{ rows: HistoryRow[]; truncated: boolean }> {
+    const total = await this.repo.countRows(deviceId, fromMs, toMs);
+    const slices = Math.min(Math.max(1, Math.ceil(total / 64)), toMs - fromMs);
+    const widthMs = Math.ceil((toMs - fromMs) / slices);
+    const count = Math.ceil((toMs - fromMs) / widthMs);
+    const rows: HistoryRow[] = [];
+    let state: string | null = null;
+    for (let first = 0; first < count; first += SLICES_PER_QUERY) {
+      if (first > 0) await nextTurn();
+      for (const slice of await this.repo.sliceStates(deviceId, fromMs, toMs, widthMs, first, Math.min(count, first + SLICES_PER_QUERY))) {
+        if (slice.min === slice.max && slice.min === state) continue;
+        const sliceFrom = fromMs + slice.bucket * widthMs;
+        const changes = await this.repo.stateChanges(deviceId, sliceFrom, Math.min(sliceFrom + widthMs, toMs), state, limit + 1 - rows.length);
+        rows.push(...changes);
+        if (rows.length > limit) return { rows: rows.slice(0, limit), truncated: true };
+        if (changes.length > 0) state = changes[changes.length - 1]!.valueText;
+      }
+    }
+    return { rows, truncated: false };
   }
 
   /**

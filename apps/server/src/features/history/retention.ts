@@ -65,8 +65,9 @@ export class ReadingsRetention {
     for (;;) {
       const deleted = await this.repo.deleteOlderThan(cutoffMs, chunk);
       total += deleted;
-      if (deleted < chunk || this.stopped) break;
+      if (deleted < chunk) break;
       await nextTurn();
+      if (this.stopped) break;
     }
     if (total > 0) this.opts.log.info({ deleted: total, before: new Date(cutoffMs).toISOString() }, 'readings past retention deleted');
     return total;
