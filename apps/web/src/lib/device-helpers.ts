@@ -1,16 +1,9 @@
 /** Small, pure readings of a Device that several screens need. */
-import type { Command, CommandStatus, Device, DeviceType, GateConfig, GateState, LevelSensorConfig, Reading, ReadingStatus, WaterType } from '@agua/shared';
+import type { Device, GateConfig, GateState, LevelSensorConfig } from '@agua/shared';
 import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, GATE_STATES } from '@agua/shared';
 
 // Used when a device's config does not say: the server's default (PRODUCT.md).
 const DEFAULT_OFFLINE_AFTER_S = 15;
-
-// NOTE: the shared TypeBox schemas widen some literal unions to `string` in their Static types;
-// these narrow them back to the domain unions the labels and colour tables are keyed by.
-export const deviceTypeOf = (device: Device) => device.type as DeviceType;
-export const waterTypeOf = (device: Device) => device.waterType as WaterType | null;
-export const readingStatusOf = (reading: Reading) => reading.status as ReadingStatus;
-export const commandStatusOf = (command: Command) => command.status as CommandStatus;
 
 export function levelConfig(device: Device): LevelSensorConfig | null {
   if (device.type !== 'level_sensor') return null;

@@ -1,13 +1,13 @@
 import { CircleCheck, CircleX, Clock, Replace } from 'lucide-react';
 import type { Command } from '@agua/shared';
-import { commandStatusOf } from '@/lib/device-helpers';
+
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
 import { commandLabel } from './labels';
 
 /** What the device did with the last command, in the words operators expect. */
 export function commandProgressText(command: Command): string {
-  switch (commandStatusOf(command)) {
+  switch (command.status) {
     case 'pending':
     case 'delivered':
       return 'Enviado…';
@@ -26,7 +26,7 @@ export function commandProgressText(command: Command): string {
 
 export function CommandProgress({ command, className }: { command: Command; className?: string }) {
   const icon = (() => {
-    switch (commandStatusOf(command)) {
+    switch (command.status) {
       case 'pending':
       case 'delivered':
         return <Spinner className="size-3.5" />;

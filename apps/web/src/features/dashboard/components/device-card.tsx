@@ -1,6 +1,6 @@
 import { DoorOpen, Droplets, MapPin } from 'lucide-react';
 import { DEVICE_TYPE_LABELS, type Device } from '@agua/shared';
-import { deviceTypeOf } from '@/lib/device-helpers';
+
 import { Card } from '@/components/ui/card';
 import { Tooltip } from '@/components/ui/tooltip';
 import { ConnectionBadge } from '@/components/device/connection-badge';
@@ -11,7 +11,7 @@ import { LevelSensorBody } from './level-sensor-body';
 /** One device on the dashboard: identity, live value, and (gates) its controls. */
 export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boolean }) {
   const TypeIcon = device.type === 'level_sensor' ? Droplets : DoorOpen;
-  const typeLabel = DEVICE_TYPE_LABELS[deviceTypeOf(device)] ?? device.type;
+  const typeLabel = DEVICE_TYPE_LABELS[device.type] ?? device.type;
   return (
     <Card data-testid={`device-card-${device.id}`} data-status={device.status} className="flex min-w-0 flex-col">
       <div className="p-4 pb-3">

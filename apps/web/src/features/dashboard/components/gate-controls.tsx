@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { isApiError } from '@/lib/api-client';
-import { commandStatusOf } from '@/lib/device-helpers';
+
 import { useSendGateCommand, type GateCommandInput } from '../api/send-gate-command';
 
 type GateAction = GateCommandInput['command'];
@@ -19,7 +19,7 @@ const QUESTIONS: Record<GateAction, (name: string) => string> = {
 export function GateControls({ device }: { device: Device }) {
   const [asking, setAsking] = useState<GateAction | null>(null);
   const mutation = useSendGateCommand();
-  const inFlight = mutation.isPending || (device.lastCommand !== null && isCommandInFlight(commandStatusOf(device.lastCommand)));
+  const inFlight = mutation.isPending || (device.lastCommand !== null && isCommandInFlight(device.lastCommand.status));
 
   function send(command: GateAction) {
     mutation.mutate(

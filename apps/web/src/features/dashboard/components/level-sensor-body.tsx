@@ -3,7 +3,7 @@ import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, type Device } from '@agua/sh
 import { ReadingStatusBadge } from '@/components/device/reading-status';
 import { RelativeTime } from '@/components/device/relative-time';
 import { useNow } from '@/hooks/use-now';
-import { hasLiveReading, isReadingStale, levelConfig, readingStatusOf } from '@/lib/device-helpers';
+import { hasLiveReading, isReadingStale, levelConfig } from '@/lib/device-helpers';
 import { formatInteger, formatMeasure, formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { LevelGauge } from './level-gauge';
@@ -31,7 +31,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
           <span className="ml-1 text-lg font-medium text-muted-foreground">{value === null ? '' : (reading?.unit ?? 'm')}</span>
         </p>
         <div className="mt-2 flex min-h-6 flex-wrap items-center gap-2">
-          {reading && !stale ? <ReadingStatusBadge status={readingStatusOf(reading)} /> : null}
+          {reading && !stale ? <ReadingStatusBadge status={reading.status} /> : null}
           {reading && stale ? (
             <span className="inline-flex items-center gap-1 text-xs font-medium text-muted-foreground">
               <Clock aria-hidden="true" className="size-3.5" />
@@ -54,7 +54,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
       </div>
       <LevelGauge
         percent={percent}
-        status={reading ? readingStatusOf(reading) : null}
+        status={reading ? reading.status : null}
         warningPct={config?.warningPct ?? DEFAULT_WARNING_PCT}
         criticalPct={config?.criticalPct ?? DEFAULT_CRITICAL_PCT}
         stale={stale}

@@ -6,7 +6,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { commandLabel } from '@/components/device/labels';
 import { isApiError } from '@/lib/api-client';
-import { commandStatusOf, deviceTypeOf } from '@/lib/device-helpers';
+
 import { useSendDeviceCommand } from '../api/send-device-command';
 
 const ICONS: Record<CommandName, LucideIcon> = {
@@ -31,8 +31,8 @@ const GATE_QUESTIONS: Record<string, (name: string) => string> = {
 export function DeviceCommandButtons({ device, canWrite }: { device: Device; canWrite: boolean }) {
   const mutation = useSendDeviceCommand();
   const [asking, setAsking] = useState<CommandName | null>(null);
-  const busy = mutation.isPending || (device.lastCommand !== null && isCommandInFlight(commandStatusOf(device.lastCommand)));
-  const commands = DEVICE_COMMANDS[deviceTypeOf(device)] as readonly CommandName[];
+  const busy = mutation.isPending || (device.lastCommand !== null && isCommandInFlight(device.lastCommand.status));
+  const commands = DEVICE_COMMANDS[device.type] as readonly CommandName[];
   const isGate = device.type === 'motorized_gate';
 
   function send(command: CommandName) {

@@ -1,7 +1,7 @@
 import type { Command, CommandStatus } from '@agua/shared';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
-import { commandStatusOf } from '@/lib/device-helpers';
+
 import { COMMAND_STATUS_LABELS, commandLabel } from '@/components/device/labels';
 import { RelativeTime } from '@/components/device/relative-time';
 import { useDeviceCommands } from '../api/get-device-commands';
@@ -16,7 +16,7 @@ const STATUS_TONES: Record<CommandStatus, BadgeProps['tone']> = {
 };
 
 export function CommandStatusBadge({ command }: { command: Command }) {
-  return <Badge tone={STATUS_TONES[commandStatusOf(command)] ?? 'neutral'}>{COMMAND_STATUS_LABELS[commandStatusOf(command)] ?? command.status}</Badge>;
+  return <Badge tone={STATUS_TONES[command.status] ?? 'neutral'}>{COMMAND_STATUS_LABELS[command.status] ?? command.status}</Badge>;
 }
 
 /** The device's last 20 commands: what, result, who, when. */

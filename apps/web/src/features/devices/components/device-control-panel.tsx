@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { CommandProgress } from '@/components/device/command-progress';
 import { ConnectionBadge } from '@/components/device/connection-badge';
 import { RelativeTime } from '@/components/device/relative-time';
-import { deviceTypeOf, waterTypeOf } from '@/lib/device-helpers';
+
 import { formatDateTime } from '@/lib/format';
 import { DeviceCommandButtons } from './device-command-buttons';
 import { DeviceCommandHistory } from './device-command-history';
@@ -79,8 +79,8 @@ export function DeviceControlPanel({ device, canWrite, trend, admin }: { device:
 
       <Section title="Información">
         <dl className="divide-y">
-          <Row label="Tipo">{DEVICE_TYPE_LABELS[deviceTypeOf(device)] ?? device.type}</Row>
-          {device.waterType ? <Row label="Tipo de agua">{WATER_TYPE_LABELS[waterTypeOf(device)!] ?? device.waterType}</Row> : null}
+          <Row label="Tipo">{DEVICE_TYPE_LABELS[device.type] ?? device.type}</Row>
+          {device.waterType ? <Row label="Tipo de agua">{WATER_TYPE_LABELS[device.waterType!] ?? device.waterType}</Row> : null}
           <Row label="ID">
             <span className="font-mono text-xs">{device.id}</span>
           </Row>

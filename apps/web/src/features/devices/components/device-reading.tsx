@@ -1,7 +1,7 @@
 import type { Device } from '@agua/shared';
 import { GateStateView } from '@/components/device/gate-state';
 import { ReadingStatusBadge } from '@/components/device/reading-status';
-import { gateState, readingStatusOf } from '@/lib/device-helpers';
+import { gateState } from '@/lib/device-helpers';
 import { formatMeasure } from '@/lib/format';
 
 /** The current value of an online device in one line (level + status, or gate state). */
@@ -22,7 +22,7 @@ export function DeviceReading({ device, testId }: { device: Device; testId?: str
       <span data-testid={testId} className="text-lg font-semibold tabular-nums">
         {typeof value === 'number' ? formatMeasure(value, unit ?? 'm') : String(value)}
       </span>
-      <ReadingStatusBadge status={readingStatusOf(device.reading)} />
+      <ReadingStatusBadge status={device.reading.status} />
     </span>
   );
 }
