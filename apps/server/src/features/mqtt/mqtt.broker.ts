@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { Duplex } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared';
@@ -7,6 +8,7 @@ import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
 import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
 import type { TelemetryService } from '../telemetry/telemetry.service';
+import { MqttFrameLimit } from './frame-limit';
 
 export interface MqttBrokerOptions {
   port: number;
@@ -24,6 +26,11 @@ export interface MqttBrokerOptions {
 export class MqttPortError extends Error {}
 
 const NOT_AUTHORIZED = 5;
+/**
+ * A body over 256 KiB is refused on the errors topic (413, PROTOCOL.md); a packet over four times
+ * that is not buffered at all: the connection is closed.
+ */
+const MAX_PACKET_BYTES = 4 * MAX_BODY_BYTES;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -46,8 +53,21 @@ export class MqttBroker {
     this.aedes.authorizeSubscribe = (client, sub, done) => done(null, this.ownsTopic(client, sub.topic) ? sub : null);
     this.aedes.on('clientReady', (client) => this.clientReady(client));
     this.aedes.on('clientDisconnect', (client) => this.clientGone(client));
-    this.server = net.createServer(this.aedes.handle);
+    this.server = net.createServer((socket) => this.accept(socket));
     this.unsubscribe = opts.bus.on('device.revoked', ({ deviceId }) => this.disconnect(deviceId));
+  }
+
+  /** Hands a connection to the broker through a guard that refuses oversized packets. */
+  private accept(socket: net.Socket): void {
+    const limit = new MqttFrameLimit(MAX_PACKET_BYTES);
+    socket.pipe(limit);
+    const conn = Duplex.from({ readable: limit, writable: socket });
+    const drop = () => socket.destroy();
+    limit.on('error', drop);
+    conn.on('error', drop);
+    conn.on('close', drop);
+    socket.on('error', () => conn.destroy());
+    this.aedes.handle(conn);
   }
 
   /** Starts listening; a taken port is a clear error naming MQTT_PORT. */
