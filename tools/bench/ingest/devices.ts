@@ -1,0 +1,77 @@
+/** Bench devices: sign-in, registration and the readings they send (PROTOCOL.md "Message"). */
+
+export const ADMIN = { username: 'admin', password: 'admin123', masterPassword: 'maestra2024' } as const;
+export const VIEWER = { username: 'viewer', password: 'viewer123' } as const;
+
+export interface BenchDevice {
+  id: string;
+  key: string;
+  /** A random per-start `boot` (PROTOCOL.md dedupe), 8 hex digits like the simulator's. */
+  boot: string;
+  /** Next `seq` to send. */
+  seq: number;
+  /** For batches: the `ts` of the device's next buffered reading (epoch ms). */
+  nextTs?: number;
+}
+
+/** Signs in and returns the `name=value` of the session cookie. */
+export async function signIn(baseUrl: string, credentials: Record<string, string>): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (res.status !== 200) throw new Error(`sign-in as ${credentials.username} failed: ${res.status} ${await res.text()}`);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('agua_session='));
+  if (!cookie) throw new Error('sign-in answered without a session cookie');
+  return cookie.split(';')[0]!;
+}
+
+/** Registers `count` level sensors named `<prefix>_000…` (admin session) and returns their keys. */
+export async function registerDevices(baseUrl: string, adminCookie: string, prefix: string, count: number): Promise<BenchDevice[]> {
+  const out: BenchDevice[] = [];
+  for (let i = 0; i < count; i++) {
+    const id = `${prefix}_${String(i).padStart(3, '0')}`;
+    const res = await fetch(`${baseUrl}/api/v1/devices`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: adminCookie },
+      body: JSON.stringify({ id, name: `Bench ${id}`, location: 'bench', type: 'level_sensor', waterType: 'clean', config: { maxLevel: 5 } }),
+    });
+    if (res.status !== 201) throw new Error(`creating device ${id} failed: ${res.status} ${await res.text()}`);
+    const body = (await res.json()) as { apiKey: string };
+    out.push({ id, key: body.apiKey, boot: Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0'), seq: 0 });
+  }
+  return out;
+}
+
+/**
+ * One reading as firmware sends it: epoch-ms `ts`, `seq` and `boot` (so the dedupe path is
+ * exercised, as with the simulator). Built as a string: the load generator shares the machine.
+ */
+export function readingJson(d: BenchDevice, value: number, tsMs: number): string {
+  return `{"deviceId":"${d.id}","type":"level_sensor","data":{"value":${value},"unit":"m"},"ts":${tsMs},"seq":${d.seq++},"boot":"${d.boot}"}`;
+}
+
+/** A level that moves a little, always inside 0…maxLevel (5 m). */
+export function levelValue(seq: number): number {
+  return Math.round((2 + Math.sin(seq / 50)) * 1000) / 1000;
+}
+
+/** Spacing of the buffered readings in a batch. */
+export const BATCH_SPACING_MS = 10;
+
+/**
+ * A batch of `n` buffered readings, oldest first, `BATCH_SPACING_MS` apart, as a device catching
+ * up sends them: each batch continues where the device's previous one ended (history never
+ * overlaps), starting an hour back and never passing now.
+ */
+export function batchJson(d: BenchDevice, n: number, nowMs: number): string {
+  const parts: string[] = new Array(n);
+  let ts = d.nextTs ?? nowMs - 3600_000;
+  for (let i = 0; i < n; i++) {
+    parts[i] = readingJson(d, levelValue(d.seq), Math.min(ts, nowMs));
+    ts += BATCH_SPACING_MS;
+  }
+  d.nextTs = ts;
+  return `[${parts.join(',')}]`;
+}
