@@ -59,6 +59,8 @@ export class MqttBroker {
 
   /** Hands a connection to the broker through a guard that refuses oversized packets. */
   private accept(socket: net.Socket): void {
+    // PUBACKs are tiny: without this, Nagle and delayed ACKs hold each one ~40 ms.
+    socket.setNoDelay(true);
     const limit = new MqttFrameLimit(MAX_PACKET_BYTES);
     socket.pipe(limit);
     const conn = Duplex.from({ readable: limit, writable: socket });
