@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Save } from 'lucide-react';
 import type { Device } from '@agua/shared';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { FormAlert } from '@/components/ui/form-alert';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { focusFirstError } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import type { DeviceConfigBody } from '../api/create-device';
 import { useEditDevice, type EditDeviceInput } from '../api/edit-device';
@@ -86,16 +84,14 @@ function EditDeviceForm({ device, onClose }: { device: Device; onClose: () => vo
         </DialogDescription>
       </DialogHeader>
       <DeviceFormFields values={values} errors={errors} onChange={onChange} creating={false} />
-      <FormAlert message={formError} />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? <Spinner /> : <Save aria-hidden="true" />}
-          {mutation.isPending ? 'Guardando...' : 'Guardar cambios'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        error={formError}
+        pending={mutation.isPending}
+        onCancel={onClose}
+        icon={<Save aria-hidden="true" />}
+        label="Guardar cambios"
+        pendingLabel="Guardando..."
+      />
     </form>
   );
 }

@@ -2,10 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { FormAlert } from '@/components/ui/form-alert';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { focusFirstError } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useCreateDevice, type CreateDeviceBody } from '../api/create-device';
 import { fieldOfDeviceError } from '../utils/device-errors';
@@ -99,16 +98,14 @@ function NewDeviceForm({ onCancel, onCreated }: { onCancel: () => void; onCreate
         <DialogDescription>Registre un ESP32. Al crearlo se mostrará su clave API una sola vez, con la configuración para el firmware.</DialogDescription>
       </DialogHeader>
       <DeviceFormFields values={values} errors={errors} onChange={onChange} creating />
-      <FormAlert message={formError} />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancelar
-        </Button>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
-          {mutation.isPending ? 'Creando...' : 'Crear dispositivo'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        error={formError}
+        pending={mutation.isPending}
+        onCancel={onCancel}
+        icon={<Plus aria-hidden="true" />}
+        label="Crear dispositivo"
+        pendingLabel="Creando..."
+      />
     </form>
   );
 }

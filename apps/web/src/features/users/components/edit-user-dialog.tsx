@@ -1,13 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { Save } from 'lucide-react';
 import type { Role, User, UserStatus } from '@agua/shared';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { FormAlert } from '@/components/ui/form-alert';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { isApiError } from '@/lib/api-client';
 import { useUpdateUser, type UpdateUserInput } from '../api/update-user';
@@ -136,16 +134,14 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
       {status === 'inactive' && user.status === 'active' ? (
         <p className="text-sm text-muted-foreground">Al desactivarlo se cerrarán sus sesiones abiertas y no podrá iniciar sesión.</p>
       ) : null}
-      <FormAlert message={formError} />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? <Spinner /> : <Save aria-hidden="true" />}
-          {mutation.isPending ? 'Guardando...' : 'Guardar cambios'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        error={formError}
+        pending={mutation.isPending}
+        onCancel={onClose}
+        icon={<Save aria-hidden="true" />}
+        label="Guardar cambios"
+        pendingLabel="Guardando..."
+      />
     </form>
   );
 }

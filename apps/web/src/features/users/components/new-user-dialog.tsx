@@ -3,10 +3,9 @@ import { UserPlus } from 'lucide-react';
 import type { Role } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { FormAlert } from '@/components/ui/form-alert';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useCreateUser } from '../api/create-user';
 import { fieldOfApiError } from '../utils/user-errors';
@@ -162,16 +161,14 @@ function NewUserForm({ onClose }: { onClose: () => void }) {
           />
         </FormField>
       ) : null}
-      <FormAlert message={formError} />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? <Spinner /> : <UserPlus aria-hidden="true" />}
-          {mutation.isPending ? 'Creando...' : 'Crear usuario'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        error={formError}
+        pending={mutation.isPending}
+        onCancel={onClose}
+        icon={<UserPlus aria-hidden="true" />}
+        label="Crear usuario"
+        pendingLabel="Creando..."
+      />
     </form>
   );
 }

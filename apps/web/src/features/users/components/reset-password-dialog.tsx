@@ -3,9 +3,8 @@ import { KeyRound } from 'lucide-react';
 import type { User } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { FormAlert } from '@/components/ui/form-alert';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { focusFirstError } from '@/components/ui/form-field';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { useResetUserPassword } from '../api/reset-user-password';
 import { fieldOfApiError } from '../utils/user-errors';
@@ -87,16 +86,14 @@ function ResetPasswordForm({ user, onClose }: { user: User; onClose: () => void 
         onChange={(value, isGenerated) => (setPassword(value), setGenerated(isGenerated), setError(undefined))}
         error={error}
       />
-      <FormAlert message={formError} />
-      <DialogFooter>
-        <Button type="button" variant="outline" onClick={onClose}>
-          Cancelar
-        </Button>
-        <Button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? <Spinner /> : <KeyRound aria-hidden="true" />}
-          {mutation.isPending ? 'Restableciendo...' : 'Restablecer contraseña'}
-        </Button>
-      </DialogFooter>
+      <FormDialogFooter
+        error={formError}
+        pending={mutation.isPending}
+        onCancel={onClose}
+        icon={<KeyRound aria-hidden="true" />}
+        label="Restablecer contraseña"
+        pendingLabel="Restableciendo..."
+      />
     </form>
   );
 }
