@@ -46,3 +46,28 @@ export function focusFirstError(prefix: string, order: readonly string[], errors
   const first = order.find((f) => errors[f]);
   if (first) requestAnimationFrame(() => document.getElementById(`${prefix}-${first}`)?.focus());
 }
+
+interface SubmitErrorTargets<F extends string> {
+  prefix: string;
+  order: readonly string[];
+  setErrors: (errors: Partial<Record<F, string>>) => void;
+  setFormError: (message: string) => void;
+}
+
+/**
+ * Shows a failed submit where it belongs: on the field the server's answer names (focused), or
+ * above the buttons when it names none.
+ */
+export function showSubmitError<F extends string>(
+  error: unknown,
+  field: { field: F; message: string } | null,
+  { prefix, order, setErrors, setFormError }: SubmitErrorTargets<F>,
+): void {
+  if (!field) {
+    setFormError(error instanceof Error ? error.message : String(error));
+    return;
+  }
+  const next = { [field.field]: field.message } as Partial<Record<F, string>>;
+  setErrors(next);
+  focusFirstError(prefix, order, next);
+}

@@ -3,7 +3,7 @@ import { Save } from 'lucide-react';
 import type { Device } from '@agua/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { focusFirstError } from '@/components/ui/form-field';
+import { focusFirstError, showSubmitError } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/use-toast';
 import type { DeviceConfigBody } from '../api/create-device';
 import { useEditDevice, type EditDeviceInput } from '../api/edit-device';
@@ -64,14 +64,7 @@ function EditDeviceForm({ device, onClose }: { device: Device; onClose: () => vo
       toast({ title: 'Dispositivo actualizado', description: `Se guardaron los cambios de ${updated?.name ?? device.name}.`, variant: 'success' });
       onClose();
     } catch (error) {
-      const field = fieldOfDeviceError(error);
-      if (field) {
-        const next = { [field.field]: field.message };
-        setErrors(next);
-        focusFirstError(DEVICE_FORM_ID, DEVICE_FIELD_ORDER, next);
-      } else {
-        setFormError(error instanceof Error ? error.message : String(error));
-      }
+      showSubmitError(error, fieldOfDeviceError(error), { prefix: DEVICE_FORM_ID, order: DEVICE_FIELD_ORDER, setErrors, setFormError });
     }
   }
 

@@ -4,7 +4,7 @@ import { Plus } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { focusFirstError } from '@/components/ui/form-field';
+import { focusFirstError, showSubmitError } from '@/components/ui/form-field';
 import { toast } from '@/components/ui/use-toast';
 import { useCreateDevice, type CreateDeviceBody } from '../api/create-device';
 import { fieldOfDeviceError } from '../utils/device-errors';
@@ -80,14 +80,7 @@ function NewDeviceForm({ onCancel, onCreated }: { onCancel: () => void; onCreate
       toast({ title: 'Dispositivo creado', description: `${device.name} (${device.id}) está registrado. Guarde su clave API.`, variant: 'success' });
       onCreated({ deviceId: device.id, deviceName: device.name, type: values.type, apiKey, reason: 'created' });
     } catch (error) {
-      const field = fieldOfDeviceError(error);
-      if (field) {
-        const next = { [field.field]: field.message };
-        setErrors(next);
-        focusFirstError(DEVICE_FORM_ID, DEVICE_FIELD_ORDER, next);
-      } else {
-        setFormError(error instanceof Error ? error.message : String(error));
-      }
+      showSubmitError(error, fieldOfDeviceError(error), { prefix: DEVICE_FORM_ID, order: DEVICE_FIELD_ORDER, setErrors, setFormError });
     }
   }
 

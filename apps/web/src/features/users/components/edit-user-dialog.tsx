@@ -3,7 +3,7 @@ import { Save } from 'lucide-react';
 import type { Role, User, UserStatus } from '@agua/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { fieldAria, focusFirstError, showSubmitError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
@@ -80,14 +80,7 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
         toast({ title: 'Acción no permitida', description: error.message, variant: 'destructive' });
         return;
       }
-      const field = fieldOfApiError(error);
-      if (field) {
-        const next = { [field.field]: field.message };
-        setErrors(next);
-        focusFirstError(ID, FIELD_ORDER, next);
-      } else {
-        setFormError(error instanceof Error ? error.message : String(error));
-      }
+      showSubmitError(error, fieldOfApiError(error), { prefix: ID, order: FIELD_ORDER, setErrors, setFormError });
     }
   }
 

@@ -4,7 +4,7 @@ import type { Role } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { fieldAria, focusFirstError, showSubmitError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useCreateUser } from '../api/create-user';
@@ -92,14 +92,7 @@ function NewUserForm({ onClose }: { onClose: () => void }) {
       if (generated) setCreated({ username: user.username, password });
       else onClose();
     } catch (error) {
-      const field = fieldOfApiError(error);
-      if (field) {
-        const next = { [field.field]: field.message };
-        setErrors(next);
-        focusFirstError(ID, FIELD_ORDER, next);
-      } else {
-        setFormError(error instanceof Error ? error.message : String(error));
-      }
+      showSubmitError(error, fieldOfApiError(error), { prefix: ID, order: FIELD_ORDER, setErrors, setFormError });
     }
   }
 
