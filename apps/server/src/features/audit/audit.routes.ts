@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IsoDateTime, Page } from '@agua/shared';
-import { badRequest } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
-import { iso, parseRequestTime } from '../../lib/time';
+import { iso, parseRange } from '../../lib/time';
 import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
 
 const AuditEventSchema = Type.Object(
@@ -44,13 +43,8 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
     },
     handler: async (req) => {
       const q = req.query;
-      const fromMs = q.from === undefined ? undefined : parseRequestTime(q.from);
-      const toMs = q.to === undefined ? undefined : parseRequestTime(q.to);
-      if (fromMs === null || toMs === null) throw badRequest('VALIDATION_FAILED', { field: q.from && fromMs === null ? 'from' : 'to' });
-      if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw badRequest('RANGE_INVALID');
       const rows = await opts.repo.page({
-        ...(fromMs !== undefined ? { fromMs } : {}),
-        ...(toMs !== undefined ? { toMs } : {}),
+        ...parseRange(q.from, q.to),
         ...(q.userId ? { userId: q.userId } : {}),
         ...(q.deviceId ? { deviceId: q.deviceId } : {}),
         ...(q.action ? { action: q.action } : {}),

@@ -4,7 +4,8 @@ import ExcelJS from 'exceljs';
 import { READING_STATUS_LABELS, type ReadingStatus } from '@agua/shared';
 import type { ExportPlan } from './history.service';
 import { LocalClock } from './local-time';
-import type { HistoryRow, MsRange } from './readings.repository';
+import type { HistoryRow } from './readings.repository';
+import type { MsRange } from '../../lib/time';
 import { SheetNamer } from './sheet-names';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

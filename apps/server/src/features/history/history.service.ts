@@ -1,9 +1,9 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeviceType, Reading, GateState } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
-import { iso, parseRequestTime } from '../../lib/time';
+import { iso, parseRange, type MsRange } from '../../lib/time';
 import type { SqliteReadingsReader } from './readings.reader';
-import type { HistoryRow, MsRange, ReadingsRepository, RowPosition } from './readings.repository';
+import type { HistoryRow, ReadingsRepository, RowPosition } from './readings.repository';
 
 /** What history needs to know of a device (DevicesService provides it; retired ones included). */
 export interface HistoryDevice {
@@ -83,16 +83,6 @@ function toReading(r: HistoryRow): Reading {
   return r.valueNum !== null
     ? { value: r.valueNum, unit: 'm', status: r.status, ts: iso(r.tsMs) }
     : { value: r.valueText as GateState, unit: null, status: r.status, ts: iso(r.tsMs) };
-}
-
-/** Request times of a range (API.md): ISO 8601 with an offset, from inclusive, to exclusive, from < to. */
-export function parseRange(from: string | undefined, to: string | undefined): MsRange {
-  const fromMs = from === undefined ? undefined : parseRequestTime(from);
-  const toMs = to === undefined ? undefined : parseRequestTime(to);
-  if (fromMs === null) throw badRequest('VALIDATION_FAILED', { field: 'from', message: 'ISO 8601 with offset required' });
-  if (toMs === null) throw badRequest('VALIDATION_FAILED', { field: 'to', message: 'ISO 8601 with offset required' });
-  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw badRequest('RANGE_INVALID');
-  return { ...(fromMs !== undefined ? { fromMs } : {}), ...(toMs !== undefined ? { toMs } : {}) };
 }
 
 /** Reading history: pages, trends (downsampled), and what the exports stream. */

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { HistoryRow, MsRange, RowPosition } from './readings.repository';
+import type { HistoryRow, RowPosition } from './readings.repository';
+import type { MsRange } from '../../lib/time';
 
 // Open ends of a range, as bound values (far beyond any epoch-ms time).
 const NO_LOWER = -8e15;

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ReadingStatus } from '@agua/shared';
 import type { Database } from '../../storage/schema';
+import type { MsRange } from '../../lib/time';
 
 /** A stored reading as history reads it back; `id` breaks ties between equal timestamps. */
 export interface HistoryRow {
@@ -17,11 +18,6 @@ export interface RowPosition {
   id: number;
 }
 
-/** A time range in epoch ms: from inclusive, to exclusive; an absent end is open. */
-export interface MsRange {
-  fromMs?: number;
-  toMs?: number;
-}
 
 export interface SliceStates {
   bucket: number;

@@ -7,6 +7,7 @@ import {
   type GateState,
 } from '@agua/shared';
 import { AppError } from '../../lib/errors';
+import { parseRequestTime } from '../../lib/time';
 import type { DeviceRecord } from '../devices/devices.repository';
 
 /** A message that passed every check, ready to store. */
@@ -19,7 +20,6 @@ export interface ValidMessage {
 }
 
 const MAX_BOOT_LENGTH = 64;
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -87,11 +87,10 @@ function parseTs(ts: unknown, nowMs: number, i: number, isBatch: boolean): numbe
     if (!Number.isFinite(ts)) refuse(422, 'TS_INVALID', i, isBatch, 'ts');
     if (ts < MIN_EPOCH_MS) refuse(422, 'TS_LOOKS_LIKE_SECONDS', i, isBatch, 'ts');
     ms = Math.round(ts);
-  } else if (typeof ts === 'string' && ISO_WITH_OFFSET.test(ts)) {
-    ms = Date.parse(ts);
-    if (Number.isNaN(ms)) refuse(422, 'TS_INVALID', i, isBatch, 'ts');
   } else {
-    refuse(422, 'TS_INVALID', i, isBatch, 'ts');
+    const parsed = typeof ts === 'string' ? parseRequestTime(ts) : null;
+    if (parsed === null) refuse(422, 'TS_INVALID', i, isBatch, 'ts');
+    ms = parsed;
   }
   if (ms > nowMs + FUTURE_TOLERANCE_MS) refuse(422, 'TS_IN_FUTURE', i, isBatch, 'ts');
   return ms;
