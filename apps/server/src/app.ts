@@ -149,11 +149,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const housekeeping = setInterval(() => {
     ctx.auth.pruneExpired().catch((err: unknown) => app.log.error({ err }, 'session pruning failed'));
     ctx.devices.flushLastSeen().catch((err: unknown) => app.log.error({ err }, 'lastSeen flush failed'));
-    ctx.readingsWriter.pruneDedupeBefore(Date.now() - 24 * 3600 * 1000);
   }, 5_000);
   housekeeping.unref();
+  // Seqs past their 24 h window: a bounded memory, not a correctness matter (expired runs count for nothing).
+  const seqPruning = setInterval(() => ctx.readingsWriter.pruneExpiredSeqs(), 60_000);
+  seqPruning.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    clearInterval(seqPruning);
     ctx.commands.stop();
     await ctx.mqtt.close();
     await ctx.devices.stop();
@@ -206,6 +209,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
     purgeHistory: async (deviceId) => {
       await readings.deleteByDevice(deviceId);
+      readingsWriter.forgetDevice(deviceId);
       await commandsRepo.deleteByDevice(deviceId);
     },
   });

@@ -4,12 +4,14 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-readings-covering-index';
+import * as m003 from './migrations/003-seq-runs';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
 const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
   '002-readings-covering-index': m002,
+  '003-seq-runs': m003,
 };
 
 export interface Storage {

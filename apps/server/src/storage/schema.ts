@@ -69,11 +69,15 @@ export interface ReadingsTable {
   received_ms: number;
 }
 
-export interface TelemetryDedupeTable {
+/** Runs of consecutive seqs seen from a (device, boot): the 24 h deduplication memory. */
+export interface TelemetrySeqRunsTable {
+  id: Generated<number>;
   device_id: string;
   boot: string;
-  seq: number;
-  received_ms: number;
+  seq_from: number;
+  seq_to: number;
+  first_received_ms: number;
+  last_received_ms: number;
 }
 
 export interface CommandsTable {
@@ -115,7 +119,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   devices: DevicesTable;
   readings: ReadingsTable;
-  telemetry_dedupe: TelemetryDedupeTable;
+  telemetry_seq_runs: TelemetrySeqRunsTable;
   commands: CommandsTable;
   audit_events: AuditEventsTable;
   settings: SettingsTable;

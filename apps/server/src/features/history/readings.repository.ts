@@ -44,10 +44,7 @@ export class ReadingsRepository {
 
   /** Deletes a device's whole history (DELETE /devices/{id}?purge=true). */
   async deleteByDevice(deviceId: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('readings').where('device_id', '=', deviceId).execute();
-      await trx.deleteFrom('telemetry_dedupe').where('device_id', '=', deviceId).execute();
-    });
+    await this.db.deleteFrom('readings').where('device_id', '=', deviceId).execute();
   }
 
   /** Up to `limit` readings of a device in the range, oldest first, after `after` when given (keyset). */
@@ -178,14 +175,23 @@ export class ReadingsRepository {
     }));
   }
 
+  /** Every device that may have readings (retired ones too; a purged device has none). */
+  async deviceIds(): Promise<string[]> {
+    const rows = await this.db.selectFrom('devices').select('id').execute();
+    return rows.map((r) => r.id);
+  }
+
   /**
-   * Deletes up to `chunk` readings older than cutoffMs (via the ts_ms index) and returns how
-   * many went; callers repeat until it returns less than `chunk`, yielding in between.
+   * Deletes up to `chunk` of a device's readings older than cutoffMs and returns how many went;
+   * callers repeat until it returns less than `chunk`, yielding in between. It walks the
+   * (device_id, ts_ms) index: no index on ts_ms alone is kept, as each one costs every insert.
    */
-  async deleteOlderThan(cutoffMs: number, chunk: number): Promise<number> {
+  async deleteOlderThan(deviceId: string, cutoffMs: number, chunk: number): Promise<number> {
     const result = await this.db
       .deleteFrom('readings')
-      .where('id', 'in', this.db.selectFrom('readings').select('id').where('ts_ms', '<', cutoffMs).limit(chunk))
+      .where('id', 'in', (eb) =>
+        eb.selectFrom('readings').select('id').where('device_id', '=', deviceId).where('ts_ms', '<', cutoffMs).limit(chunk),
+      )
       .executeTakeFirst();
     return Number(result.numDeletedRows);
   }

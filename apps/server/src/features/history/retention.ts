@@ -62,11 +62,13 @@ export class ReadingsRetention {
   private async prune(cutoffMs: number): Promise<number> {
     const chunk = this.opts.chunkSize ?? 5000;
     let total = 0;
-    for (;;) {
-      const deleted = await this.repo.deleteOlderThan(cutoffMs, chunk);
-      total += deleted;
-      if (deleted < chunk) break;
-      await nextTurn();
+    for (const deviceId of await this.repo.deviceIds()) {
+      for (;;) {
+        const deleted = await this.repo.deleteOlderThan(deviceId, cutoffMs, chunk);
+        total += deleted;
+        await nextTurn();
+        if (deleted < chunk || this.stopped) break;
+      }
       if (this.stopped) break;
     }
     if (total > 0) this.opts.log.info({ deleted: total, before: new Date(cutoffMs).toISOString() }, 'readings past retention deleted');

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DUPLICATE_WINDOW_MS, type ReadingStatus } from '@agua/shared';
+import { SeqRuns, type SeqRun } from './seq-runs';
 
 export interface ReadingToStore {
   deviceId: string;
@@ -12,60 +13,134 @@ export interface ReadingToStore {
   receivedMs: number;
 }
 
+/** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
+const ROWS_PER_INSERT = 64;
+const READING_COLUMNS = '(device_id, ts_ms, value_num, value_text, status, received_ms)';
+
 /**
  * The ingest hot path, on SQLite: one transaction writes many readings (group commit), with
- * prepared statements. Returns, for each reading, whether it was new (false = duplicate).
+ * prepared multi-row statements. Deduplication is decided in memory (SeqRuns) and its runs are
+ * stored in the same transaction, so that what is acknowledged and what is remembered as seen
+ * survive a crash together. Returns, for each reading, whether it was new (false = duplicate).
  */
 export class SqliteReadingsWriter {
-  private readonly claimSeq: BetterSqlite3.Statement;
-  private readonly insert: BetterSqlite3.Statement;
+  private readonly runs = new SeqRuns();
+  private readonly insertMany: BetterSqlite3.Statement;
+  private readonly insertOne: BetterSqlite3.Statement;
   private readonly updateCurrent: BetterSqlite3.Statement;
-  private readonly pruneDedupe: BetterSqlite3.Statement;
+  private readonly insertRun: BetterSqlite3.Statement;
+  private readonly updateRun: BetterSqlite3.Statement;
+  private readonly deleteRunsBefore: BetterSqlite3.Statement;
+  private readonly deleteRunsOf: BetterSqlite3.Statement;
   private readonly writeAll: (items: ReadingToStore[]) => boolean[];
 
-  constructor(sqlite: BetterSqlite3.Database) {
-    // A (device, boot, seq) seen within 24 h is a duplicate; an older claim is taken over.
-    this.claimSeq = sqlite.prepare(
-      `INSERT INTO telemetry_dedupe (device_id, boot, seq, received_ms) VALUES (?, ?, ?, ?)
-       ON CONFLICT (device_id, boot, seq) DO UPDATE SET received_ms = excluded.received_ms
-       WHERE telemetry_dedupe.received_ms < excluded.received_ms - ${DUPLICATE_WINDOW_MS}`,
-    );
-    this.insert = sqlite.prepare(
-      'INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms) VALUES (?, ?, ?, ?, ?, ?)',
-    );
+  constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
+    const oneRow = '(?, ?, ?, ?, ?, ?)';
+    this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
+    this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
     // The current reading only moves forward in time: a late batch fills history only.
     this.updateCurrent = sqlite.prepare(
       `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?,
          gate_state = COALESCE(?, gate_state), last_seen_ms = MAX(COALESCE(last_seen_ms, 0), ?)
        WHERE id = ? AND (reading_ts_ms IS NULL OR reading_ts_ms <= ?)`,
     );
-    this.pruneDedupe = sqlite.prepare('DELETE FROM telemetry_dedupe WHERE received_ms < ?');
-    this.writeAll = sqlite.transaction((items: ReadingToStore[]) => {
-      const fresh: boolean[] = [];
-      const latest = new Map<string, ReadingToStore>();
-      for (const r of items) {
-        if (r.seq !== null && this.claimSeq.run(r.deviceId, r.boot, r.seq, r.receivedMs).changes === 0) {
-          fresh.push(false);
-          continue;
-        }
-        this.insert.run(r.deviceId, r.tsMs, r.valueNum, r.valueText, r.status, r.receivedMs);
-        fresh.push(true);
-        const prev = latest.get(r.deviceId);
-        if (!prev || r.tsMs >= prev.tsMs) latest.set(r.deviceId, r);
-      }
-      for (const r of latest.values()) {
-        this.updateCurrent.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, r.receivedMs, r.deviceId, r.tsMs);
-      }
-      return fresh;
-    });
+    this.insertRun = sqlite.prepare(
+      `INSERT INTO telemetry_seq_runs (device_id, boot, seq_from, seq_to, first_received_ms, last_received_ms)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.updateRun = sqlite.prepare('UPDATE telemetry_seq_runs SET seq_to = ?, last_received_ms = ? WHERE id = ?');
+    this.deleteRunsBefore = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE last_received_ms < ?');
+    this.deleteRunsOf = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE device_id = ?');
+    this.writeAll = sqlite.transaction((items: ReadingToStore[]) => this.writeInTransaction(items));
+    this.loadRuns(sqlite, nowMs);
   }
 
   /** Writes all readings in one committed transaction. */
   write(items: ReadingToStore[]): boolean[] {
-    return this.writeAll(items);
+    try {
+      const fresh = this.writeAll(items);
+      this.runs.commit();
+      return fresh;
+    } catch (err) {
+      this.runs.rollback();
+      throw err;
+    }
   }
 
-  pruneDedupeBefore(cutoffMs: number): void {
-    this.pruneDedupe.run(cutoffMs);
+  /** Forgets seqs whose 24 h window has passed, in memory and on disk. */
+  pruneExpiredSeqs(nowMs = Date.now()): void {
+    this.runs.prune(nowMs);
+    this.deleteRunsBefore.run(nowMs - DUPLICATE_WINDOW_MS);
+  }
+
+  /** Forgets a device's seqs (its history was purged). */
+  forgetDevice(deviceId: string): void {
+    this.deleteRunsOf.run(deviceId);
+    this.runs.forgetDevice(deviceId);
+  }
+
+  private writeInTransaction(items: ReadingToStore[]): boolean[] {
+    const fresh = items.map((r) => r.seq === null || this.runs.claim(r.deviceId, r.boot, r.seq, r.receivedMs));
+    this.insertReadings(items.filter((_, i) => fresh[i]));
+    this.updateCurrentReadings(items, fresh);
+    this.storeRuns(this.runs.takeDirty());
+    return fresh;
+  }
+
+  private insertReadings(rows: ReadingToStore[]): void {
+    const params: unknown[] = new Array(ROWS_PER_INSERT * 6);
+    let i = 0;
+    for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
+      for (let k = 0; k < ROWS_PER_INSERT; k++) {
+        const r = rows[i + k]!;
+        const p = k * 6;
+        params[p] = r.deviceId;
+        params[p + 1] = r.tsMs;
+        params[p + 2] = r.valueNum;
+        params[p + 3] = r.valueText;
+        params[p + 4] = r.status;
+        params[p + 5] = r.receivedMs;
+      }
+      this.insertMany.run(params);
+    }
+    for (; i < rows.length; i++) {
+      const r = rows[i]!;
+      this.insertOne.run(r.deviceId, r.tsMs, r.valueNum, r.valueText, r.status, r.receivedMs);
+    }
+  }
+
+  /** Each device's newest new reading becomes its current one (if newer than what it has). */
+  private updateCurrentReadings(items: ReadingToStore[], fresh: boolean[]): void {
+    const latest = new Map<string, ReadingToStore>();
+    items.forEach((r, i) => {
+      if (!fresh[i]) return;
+      const prev = latest.get(r.deviceId);
+      if (!prev || r.tsMs >= prev.tsMs) latest.set(r.deviceId, r);
+    });
+    for (const r of latest.values()) {
+      this.updateCurrent.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, r.receivedMs, r.deviceId, r.tsMs);
+    }
+  }
+
+  private storeRuns(runs: SeqRun[]): void {
+    for (const run of runs) {
+      if (run.id === null) {
+        const { lastInsertRowid } = this.insertRun.run(run.deviceId, run.boot, run.from, run.to, run.firstMs, run.lastMs);
+        this.runs.stored(run, Number(lastInsertRowid));
+      } else {
+        this.updateRun.run(run.to, run.lastMs, run.id);
+      }
+    }
+  }
+
+  private loadRuns(sqlite: BetterSqlite3.Database, nowMs: number): void {
+    const rows = sqlite
+      .prepare(
+        `SELECT id, device_id AS deviceId, boot, seq_from AS "from", seq_to AS "to", first_received_ms AS firstMs,
+                last_received_ms AS lastMs
+         FROM telemetry_seq_runs WHERE last_received_ms >= ?`,
+      )
+      .all(nowMs - DUPLICATE_WINDOW_MS) as SeqRun[];
+    this.runs.load(rows);
   }
 }
