@@ -42,6 +42,8 @@ export async function openStorageProbe(opts: { synchronous: 'FULL' | 'OFF'; devi
   const writer = new SqliteReadingsWriter(sqlite);
   const boot = 'c0ffee00';
   const seqs = new Array<number>(nDevices).fill(0);
+  // Each device's readings move forward in time, as firmware's do (never past now).
+  const lastTs = new Array<number>(nDevices).fill(now - 3600_000);
   let next = 0;
 
   return {
@@ -56,7 +58,8 @@ export async function openStorageProbe(opts: { synchronous: 'FULL' | 'OFF'; devi
         for (let i = 0; i < perCommit; i++) {
           const d = next++ % nDevices;
           const seq = seqs[d]!++;
-          items[i] = { deviceId: ids[d]!, tsMs: t - (perCommit - i), valueNum: 2 + (seq % 100) / 100, valueText: null, status: 'normal', seq, boot, receivedMs: t };
+          lastTs[d] = Math.min(lastTs[d]! + 10, t);
+          items[i] = { deviceId: ids[d]!, tsMs: lastTs[d]!, valueNum: 2 + (seq % 100) / 100, valueText: null, status: 'normal', seq, boot, receivedMs: t };
         }
         const s = performance.now();
         writer.write(items);
