@@ -7,11 +7,20 @@ export function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i;
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 
-/** A time sent to us (API.md requests, PROTOCOL.md `ts`): ISO 8601 with an offset; epoch ms or null. */
+/**
+ * A time sent to us (API.md requests, PROTOCOL.md `ts`): ISO 8601 with an offset; epoch ms or null.
+ * Every field must exist on the calendar: `Date.parse` would roll 30 February into March.
+ */
 export function parseRequestTime(value: string): number | null {
-  if (!ISO_WITH_OFFSET.test(value)) return null;
+  const m = ISO_WITH_OFFSET.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second = 0, offsetH = 0, offsetM = 0] = m.slice(1).map((v) => (v === undefined ? undefined : Number(v)));
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate(); // day 0 of the next month
+  const valid =
+    month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second <= 59 && offsetH <= 23 && offsetM <= 59;
+  if (!valid) return null;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? null : ms;
 }

@@ -105,7 +105,7 @@ describe('MQTT device (COMMAND_TIMEOUT_S=20)', () => {
     await d.nextCommand(0, 1000);
 
     await d.ack({ id: 'cmd_unknown', success: true });
-    await d.ack({ success: true }); // no id
+    await d.ack({ id: 5, success: true }); // an id that is not a string
     await d.ack({ id, success: 'yes' });
     await d.ack({ id, success: true, state: 'volando' });
     await publishQos1(d.client, topic(GATE_2, 'commands/ack'), '{not json');
@@ -121,6 +121,21 @@ describe('MQTT device (COMMAND_TIMEOUT_S=20)', () => {
     expect((await getCommand(s, operator, id)).status).toBe('delivered');
     await d.ack({ id, success: true, state: 'abriendo' });
     await waitForCommandStatus(s, operator, id, 'succeeded', 2000);
+  });
+
+  it('an ack with exactly the HTTP body (no id) is for the command in flight; with none in flight only its gate state counts', async () => {
+    const d = await device(s, GATE_2);
+    const id = await issueOk(s, operator, GATE_2, 'cerrar');
+    await d.nextCommand(0, 1000);
+    await d.ack({ success: true, message: 'Cerrando', state: 'cerrando' });
+    const done = await waitForCommandStatus(s, operator, id, 'succeeded', 2000);
+    expect(done.message).toBe('Cerrando');
+    expect((await getDevice(s, operator, GATE_2)).config.state).toBe('cerrando');
+
+    await d.ack({ success: true, state: 'cerrada' }); // nothing in flight: a late ack
+    await waitFor(async () => (await getDevice(s, operator, GATE_2)).config.state === 'cerrada', 2000);
+    expect((await getCommand(s, operator, id)).status).toBe('succeeded');
+    expect(d.errors).toEqual([]);
   });
 
   it('no ack → the same command id is published again after about 5 s', async () => {

@@ -227,10 +227,22 @@ describe('telemetry ingest', () => {
       expect(offline.lastSeen).toBe(online.lastSeen);
     });
 
-    it('a refused message does not make a device online (nothing was heard)', async () => {
-      await waitFor(async () => (await getDevice(s, cookie, GATE_2)).status === 'offline', 4000, 100);
+    it('a refused message stores nothing, but the device was heard: online, lastSeen moves', async () => {
+      const before = await waitFor(async () => {
+        const d = await getDevice(s, cookie, GATE_2);
+        return d.status === 'offline' && d;
+      }, 4000, 100);
       const res = await postTelemetry(s, gateMsg(GATE_2, 'medio'));
       expect(res.status).toBe(422);
+      const after = await getDevice(s, cookie, GATE_2);
+      expect(after.status).toBe('online');
+      expect(Date.parse(after.lastSeen!)).toBeGreaterThan(before.lastSeen ? Date.parse(before.lastSeen) : 0);
+      expect(after.reading).toEqual(before.reading);
+    });
+
+    it('an unknown key is not a sign of life of anyone', async () => {
+      await waitFor(async () => (await getDevice(s, cookie, GATE_2)).status === 'offline', 4000, 100);
+      expect((await postTelemetry(s, gateMsg(GATE_2, 'cerrada'), { key: 'not-a-key' })).status).toBe(401);
       expect((await getDevice(s, cookie, GATE_2)).status).toBe('offline');
     });
   });

@@ -6,7 +6,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors';
 import { DEVICE_SECURITY, errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
 import type { TelemetryService } from '../telemetry/telemetry.service';
-import { authorizeDevice } from '../telemetry/telemetry.routes';
+import { authorizeDevice, deviceKeyOf } from '../telemetry/telemetry.routes';
 import { toCommand, type CommandsRepository } from './commands.repository';
 import type { CommandsService } from './commands.service';
 
@@ -84,10 +84,11 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
         limit: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
       }),
-      response: { 200: Page(CommandSchema), ...errors(400, 401, 403) },
+      response: { 200: Page(CommandSchema), ...errors(400, 401, 403, 404) },
     },
     handler: async (req) => {
       const { deviceId, limit, cursor } = req.query;
+      if (deviceId !== undefined && !opts.commands.knowsDevice(deviceId)) throw notFound('DEVICE_NOT_FOUND');
       const rows = await opts.repo.page({ ...(deviceId ? { deviceId } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
@@ -114,17 +115,20 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       summary: 'Long poll: the device waits up to `wait` seconds for a command',
       security: DEVICE_SECURITY,
       params: DeviceParams,
-      querystring: Type.Object({ wait: Type.Optional(Type.String({ maxLength: 10 })) }),
+      querystring: Type.Object({ wait: Type.Optional(Type.String({ maxLength: 32 })) }),
       response: { 200: Type.Array(DeviceCommandSchema), ...errors(400, 401, 403, 429) },
     },
     handler: async (req, reply) => {
       const device = deviceOfRequest(req, req.params.id);
       const raw = req.query.wait ?? '25';
-      if (!/^\d{1,6}$/.test(raw)) throw badRequest('VALIDATION_FAILED', { field: 'wait' });
+      // Whole seconds; any larger number is taken as 60 (PROTOCOL.md), anything else is refused.
+      if (!/^\d+$/.test(raw)) throw badRequest('VALIDATION_FAILED', { field: 'wait' });
       const waitS = Math.min(Number(raw), MAX_WAIT_S);
       const abort = new AbortController();
       req.raw.on('close', () => abort.abort());
       const commands = await opts.commands.longPoll(device.id, waitS * 1000, abort.signal);
+      // A poll ended by Desconectar, a new key or retirement answers as a new request would.
+      if (commands.length === 0) opts.telemetry.authenticate(deviceKeyOf(req));
       return reply.status(200).send(commands);
     },
   });

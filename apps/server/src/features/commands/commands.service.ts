@@ -84,6 +84,11 @@ export class CommandsService {
     this.mqtt = mqtt;
   }
 
+  /** Whether commands can exist for this id: a device, retired ones included (not purged ones). */
+  knowsDevice(deviceId: string): boolean {
+    return this.devices.get(deviceId) !== undefined;
+  }
+
   async findById(id: string): Promise<Command | null> {
     const c = await this.repo.findById(id);
     return c ? toCommand(c) : null;
@@ -115,9 +120,10 @@ export class CommandsService {
     if (current) await this.finish(current, 'superseded', null, now);
     // A gate stopped on purpose is not a gate that failed to arrive.
     if (command === 'detener') this.stopTravelWatch(deviceId);
-    // A device that only posts picks commands up with its next reading: give it its own timeout.
+    // A device that only posts picks commands up with its next reading: its own offline timeout
+    // is how long that may take (PROTOCOL.md "Commands").
     const listening = this.devices.hasOpenConnection(deviceId);
-    const timeoutS = listening ? this.opts.commandTimeoutS : Math.max(this.opts.commandTimeoutS, offlineAfterS(device, this.opts.defaultOfflineAfterS));
+    const timeoutS = listening ? this.opts.commandTimeoutS : offlineAfterS(device, this.opts.defaultOfflineAfterS);
     const record: CommandRecord = {
       id: newId('cmd'),
       deviceId,
@@ -172,6 +178,29 @@ export class CommandsService {
     } finally {
       this.devices.connection(deviceId, -1, 'poll');
     }
+  }
+
+  /**
+   * An acknowledgement over MQTT: the same body as over HTTP, which names no command, so it is
+   * for the device's command in flight (there is at most one); an `id` (or `commandId`) in the
+   * body names one explicitly. With nothing in flight it is a late acknowledgement: only the gate
+   * state it carries counts.
+   */
+  async acknowledgeMessage(deviceId: string, body: unknown): Promise<void> {
+    const ack = parseAck(body);
+    const b = body as Record<string, unknown>;
+    const named = b.id ?? b.commandId;
+    if (named !== undefined && (typeof named !== 'string' || named.length === 0 || named.length > 100)) {
+      throw badRequest('MESSAGE_INVALID', { field: 'id' });
+    }
+    const commandId = (named as string | undefined) ?? this.inFlight.get(deviceId)?.id;
+    if (commandId !== undefined) {
+      await this.acknowledge(deviceId, commandId, body);
+      return;
+    }
+    this.devices.heard(deviceId);
+    const device = this.devices.get(deviceId);
+    if (ack.state && device?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
   }
 
   /** A device's acknowledgement (HTTP or MQTT); returns the command's status after it. */

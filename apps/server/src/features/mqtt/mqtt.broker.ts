@@ -143,45 +143,59 @@ export class MqttBroker {
     done(null, true);
   }
 
+  /**
+   * Whether a topic (or a subscription's filter) lies under the client's own `agua/v1/{id}/`;
+   * wildcards are allowed below that prefix only.
+   */
   private ownsTopic(client: Client | null, topic: string): boolean {
-    return client !== null && topic.startsWith(`${TOPIC_PREFIX}${client.id}/`) && !topic.includes('#') && !topic.includes('+');
+    return client !== null && topic.startsWith(`${TOPIC_PREFIX}${client.id}/`);
   }
 
   private async authorizePublish(client: Client | null, packet: PublishPacket): Promise<void> {
     if (!client) return; // a stored last will published by the broker itself
     if (!this.ownsTopic(client, packet.topic)) throw new Error(`publish outside its own topics: ${packet.topic}`);
     const id = client.id;
-    if (packet.topic === topics.telemetry(id)) return this.telemetry(id, packet);
-    if (packet.topic === topics.commandAck(id) && this.opts.onCommandAck) {
-      const body = parseJson(packet.payload);
-      if (body !== undefined) await this.opts.onCommandAck(id, body).catch((err: unknown) => this.refused(id, err));
-      else await this.refused(id, new AppError(400, 'INVALID_JSON'));
-    }
+    this.opts.devices.heard(id);
+    // Every publish counts against the rate, whatever it holds. Over it nothing is dropped: the
+    // PUBACK waits, which slows the device down.
+    for (let wait = this.opts.limiter.take(id); wait > 0; wait = this.opts.limiter.take(id)) await sleep(wait);
+    if (packet.topic === topics.telemetry(id)) await this.handled(id, () => this.telemetry(id, packet));
+    else if (packet.topic === topics.commandAck(id) && this.opts.onCommandAck) await this.handled(id, () => this.commandAck(id, packet));
   }
 
-  /** Stores telemetry before the PUBACK; a refusal is acknowledged and reported on the errors topic. */
+  /** Stores telemetry before the PUBACK. */
   private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
-    // Over the rate limit nothing is dropped: the PUBACK waits, which slows the device down.
-    for (let wait = this.opts.limiter.take(deviceId); wait > 0; wait = this.opts.limiter.take(deviceId)) await sleep(wait);
-    try {
-      const device = this.opts.telemetry.activeDevice(deviceId);
-      if (packet.payload.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
-      const body = parseJson(packet.payload);
-      if (body === undefined) throw new AppError(400, 'INVALID_JSON');
-      await this.opts.telemetry.ingest(device, body);
-    } catch (err) {
-      await this.refused(deviceId, err);
-    }
+    const device = this.opts.telemetry.activeDevice(deviceId);
+    await this.opts.telemetry.ingest(device, this.bodyOf(packet));
   }
 
-  private async refused(deviceId: string, err: unknown): Promise<void> {
-    if (!(err instanceof AppError)) {
-      this.opts.log.error({ err, deviceId }, 'mqtt message failed');
-      err = new AppError(500, 'INTERNAL_ERROR');
+  private async commandAck(deviceId: string, packet: PublishPacket): Promise<void> {
+    await this.opts.onCommandAck!(deviceId, this.bodyOf(packet));
+  }
+
+  private bodyOf(packet: PublishPacket): unknown {
+    if (packet.payload.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
+    const body = parseJson(packet.payload);
+    if (body === undefined) throw new AppError(400, 'INVALID_JSON');
+    return body;
+  }
+
+  /**
+   * A refused message is still acknowledged (MQTT 3.1.1 has no negative PUBACK) and the refusal
+   * goes to the device's errors topic. Any other failure (storage) is thrown: Aedes then closes
+   * the connection without a PUBACK, so the device sends the message again — a PUBACK means stored.
+   */
+  private async handled(deviceId: string, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        this.opts.log.error({ err, deviceId }, 'mqtt message failed; no PUBACK, connection closed');
+        throw err;
+      }
+      const body = { error: err.message || errorMessage(err.code), code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) };
+      await this.publish(topics.errors(deviceId), body).catch(() => undefined);
     }
-    const e = err as AppError;
-    const body = { error: e.message || errorMessage(e.code), code: e.code, ...(e.details !== undefined ? { details: e.details } : {}) };
-    await this.publish(topics.errors(deviceId), body).catch(() => undefined);
   }
 
   private clientReady(client: Client): void {

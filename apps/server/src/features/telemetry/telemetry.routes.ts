@@ -62,10 +62,14 @@ export default async function telemetryRoutes(app: FastifyInstance, opts: Teleme
     },
     // 3. size, then content type — before parsing, so a text body is never parsed.
     preParsing: async (req, _reply, payload) => {
-      const length = Number(req.headers['content-length'] ?? 0);
-      if (length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
+      const length = req.headers['content-length'];
+      if (Number(length ?? 0) > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
       const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== 'application/json') throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE');
+      if (type !== 'application/json') {
+        // Without a length (chunked) the size is only known by reading, at most one byte past the limit.
+        if (length === undefined && (await exceedsLimit(payload))) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
+        throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE');
+      }
       return payload;
     },
     handler: async (req, reply) => {
@@ -74,4 +78,14 @@ export default async function telemetryRoutes(app: FastifyInstance, opts: Teleme
       return reply.status(202).send({ ...result, commands });
     },
   });
+}
+
+/** Reads a body only until it is known to be over MAX_BODY_BYTES. */
+async function exceedsLimit(body: AsyncIterable<Buffer | string>): Promise<boolean> {
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.length;
+    if (total > MAX_BODY_BYTES) return true;
+  }
+  return false;
 }

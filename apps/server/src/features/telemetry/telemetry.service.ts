@@ -28,12 +28,16 @@ export class TelemetryService {
     this.commits = new GroupCommit((items) => writer.write(items));
   }
 
-  /** The device a key belongs to: 401 without or with an unknown key, 403 when disabled. */
+  /**
+   * The device a key belongs to: 401 without or with an unknown key, 403 when disabled. A device
+   * that shows a valid key has been heard, whatever its request turns out to hold.
+   */
   authenticate(key: string | undefined): DeviceRecord {
     if (!key) throw new AppError(401, 'DEVICE_KEY_MISSING');
     const device = key.length <= 512 ? this.devices.findByKey(key) : undefined;
     if (!device) throw new AppError(401, 'DEVICE_KEY_INVALID');
     if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
+    this.devices.heard(device.id);
     return device;
   }
 
@@ -50,7 +54,6 @@ export class TelemetryService {
     const messages = validateTelemetry(body, device, receivedMs);
     const items = messages.map((m) => this.toStore(device, m, receivedMs));
     const fresh = await this.commits.submit(items);
-    this.devices.heard(device.id, receivedMs);
     this.publishNewest(device.id, items, fresh);
     const accepted = fresh.filter(Boolean).length;
     return { accepted, duplicates: fresh.length - accepted };

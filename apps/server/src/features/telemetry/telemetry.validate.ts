@@ -61,9 +61,12 @@ function checkValues(m: Obj, i: number, isBatch: boolean, device: DeviceRecord, 
   if (m.type !== device.type) refuse(422, 'TYPE_MISMATCH', i, isBatch, 'type');
   let valueNum: number | null = null;
   let valueText: GateState | null = null;
+  // `data.unit`, if sent, must be `m` (PROTOCOL.md); a gate may also send the `null` unit its
+  // readings have in the API.
+  const unitOk = data.unit === undefined || data.unit === 'm' || (data.unit === null && device.type === 'motorized_gate');
+  if (!unitOk) refuse(422, 'UNIT_INVALID', i, isBatch, 'data.unit');
   if (device.type === 'level_sensor') {
     if (typeof data.value !== 'number' || !Number.isFinite(data.value)) refuse(422, 'VALUE_INVALID', i, isBatch, 'data.value');
-    if (data.unit !== undefined && data.unit !== 'm') refuse(422, 'UNIT_INVALID', i, isBatch, 'data.unit');
     valueNum = data.value;
   } else {
     if (typeof data.value !== 'string' || !(GATE_STATES as readonly string[]).includes(data.value)) {
