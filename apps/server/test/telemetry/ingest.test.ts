@@ -228,10 +228,8 @@ describe('telemetry ingest', () => {
     });
 
     it('a refused message stores nothing, but the device was heard: online, lastSeen moves', async () => {
-      const before = await waitFor(async () => {
-        const d = await getDevice(s, cookie, GATE_2);
-        return d.status === 'offline' && d;
-      }, 4000, 100);
+      await waitFor(async () => (await getDevice(s, cookie, GATE_2)).status === 'offline', 4000, 100);
+      const before = await getDevice(s, cookie, GATE_2);
       const res = await postTelemetry(s, gateMsg(GATE_2, 'medio'));
       expect(res.status).toBe(422);
       const after = await getDevice(s, cookie, GATE_2);

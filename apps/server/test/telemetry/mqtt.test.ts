@@ -338,16 +338,26 @@ describe('MQTT sessions and online/offline (DEVICE_OFFLINE_AFTER_S=300)', () => 
     expect((await getDevice(s, cookie, LEVEL_2)).status).toBe('online');
   });
 
-  it('a reconnect (same client id) replaces the session: the device stays online while the new one is open', async () => {
+  it('a reconnect (same client id) replaces the session: the device stays online throughout, never shown offline', async () => {
     const first = await connectDevice(s, LEVEL_1);
+    const statuses: string[] = [];
+    const off = s.app.ctx.bus.on('device.updated', (d) => {
+      if (d.id === LEVEL_1) statuses.push(d.status);
+    });
     const firstClosed = new Promise<void>((resolve) => first.once('close', () => resolve()));
     const second = await device(s, LEVEL_1);
     await firstClosed; // the broker drops the older session with the same client id
     first.end(true);
     await sleep(200);
+    off();
     expect(second.connected).toBe(true);
+    expect(statuses).not.toContain('offline');
     expect((await getDevice(s, cookie, LEVEL_1)).status).toBe('online');
     await publishQos1(second, topic(LEVEL_1, 'telemetry'), levelMsg(LEVEL_1, 1));
+
+    // The session that replaced the first one still ends the device's online state when it goes.
+    await endClient(second);
+    await waitFor(async () => (await getDevice(s, cookie, LEVEL_1)).status === 'offline', 2000, 50);
   });
 });
 

@@ -31,6 +31,8 @@ const NOT_AUTHORIZED = 5;
  * that is not buffered at all: the connection is closed.
  */
 const MAX_PACKET_BYTES = 4 * MAX_BODY_BYTES;
+/** How long a replaced session waits for its successor to get ready before it counts as gone. */
+const HANDOVER_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -42,6 +44,11 @@ export class MqttBroker {
   private readonly server: net.Server;
   /** The open session of each device: a reconnect replaces it. */
   private readonly sessions = new Map<string, Client>();
+  /**
+   * Devices that authenticated a new session while an old one was open: the old one's end is a
+   * handover, not the device going away (no offline flicker in the browsers).
+   */
+  private readonly handovers = new Map<string, { timer: NodeJS.Timeout; oldGone: boolean }>();
   private readonly unsubscribe: () => void;
 
   constructor(private readonly opts: MqttBrokerOptions) {
@@ -140,7 +147,22 @@ export class MqttBroker {
     } catch {
       return refuse();
     }
+    if (this.sessions.has(username)) this.expectHandover(username);
     done(null, true);
+  }
+
+  private expectHandover(deviceId: string): void {
+    clearTimeout(this.handovers.get(deviceId)?.timer);
+    const handover = {
+      oldGone: false,
+      // A new session that never gets ready: the old one's end counts after all.
+      timer: setTimeout(() => {
+        this.handovers.delete(deviceId);
+        if (handover.oldGone && !this.sessions.has(deviceId)) this.opts.devices.connection(deviceId, -1, 'mqtt');
+      }, HANDOVER_MS),
+    };
+    handover.timer.unref();
+    this.handovers.set(deviceId, handover);
   }
 
   /**
@@ -200,14 +222,21 @@ export class MqttBroker {
 
   private clientReady(client: Client): void {
     const previous = this.sessions.get(client.id);
+    const handover = this.handovers.get(client.id);
+    if (handover) {
+      clearTimeout(handover.timer);
+      this.handovers.delete(client.id);
+    }
     this.sessions.set(client.id, client);
-    if (!previous) this.opts.devices.connection(client.id, 1, 'mqtt');
+    if (!previous && !handover?.oldGone) this.opts.devices.connection(client.id, 1, 'mqtt');
   }
 
   private clientGone(client: Client): void {
     if (this.sessions.get(client.id) !== client) return;
     this.sessions.delete(client.id);
-    this.opts.devices.connection(client.id, -1, 'mqtt');
+    const handover = this.handovers.get(client.id);
+    if (handover) handover.oldGone = true;
+    else this.opts.devices.connection(client.id, -1, 'mqtt');
   }
 }
 
