@@ -15,6 +15,7 @@ import { SessionsRepository } from './features/auth/sessions.repository';
 import { CommandsRepository, toCommand } from './features/commands/commands.repository';
 import commandsRoutes from './features/commands/commands.routes';
 import { CommandsService } from './features/commands/commands.service';
+import { GateTravelWatch } from './features/commands/travel-watch';
 import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DevicesRepository } from './features/devices/devices.repository';
 import { ReadingsRepository } from './features/history/readings.repository';
@@ -34,12 +35,13 @@ import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
-import { AppError } from './lib/errors';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
 import errorHandlerPlugin from './plugins/error-handler';
+import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin from './plugins/openapi';
+import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
 import { openStorage, type Storage } from './storage/database';
 import { SettingsRepository } from './storage/settings.repository';
@@ -100,7 +102,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: false,
     // Devices hold keep-alive connections and long polls; a shutdown must not wait for them.
     forceCloseConnections: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+    // Type coercion is per request part (plugins/validation): URL strings yes, JSON bodies never.
+    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    schemaController: schemaController(),
   });
 
   const storage = await openStorage(config.dataDir);
@@ -112,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(cookie);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(errorHandlerPlugin);
+  await app.register(jsonBodyPlugin);
   await app.register(openapiPlugin, { version: config.version });
   await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
   await app.register(accessPlugin, { auth: ctx.auth, cookie: { secure: config.cookieSecure, ttlH: config.sessionTtlH } });
@@ -187,7 +192,10 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const readingsWriter = new SqliteReadingsWriter(storage.sqlite);
   const telemetry = new TelemetryService(readingsWriter, devices, bus);
   const limiter = new DeviceRateLimiter(config.deviceRateLimit);
-  const commands = new CommandsService(commandsRepo, devices, bus, audit, {
+  const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
+    app.log.error({ err }, 'recording a gate travel fault failed'),
+  );
+  const commands = new CommandsService(commandsRepo, devices, bus, audit, travel, {
     commandTimeoutS: config.commandTimeoutS,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
@@ -199,9 +207,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     limiter,
     bus,
     log: app.log,
-    onCommandAck: async (deviceId, body) => {
-      await commands.acknowledge(deviceId, commandIdOf(body), body);
-    },
+    onCommandAck: (deviceId, body) => commands.acknowledgeMessage(deviceId, body),
   });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, (userId) => auth.endSessionsOf(userId));
@@ -216,12 +222,4 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
   return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention };
-}
-
-/** Over MQTT the acknowledgement names its command in the body (`id`, or `commandId`). */
-function commandIdOf(body: unknown): string {
-  const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const id = b.id ?? b.commandId;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 100) throw new AppError(400, 'MESSAGE_INVALID', { field: 'id' });
-  return id;
 }

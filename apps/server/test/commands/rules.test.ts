@@ -1,7 +1,8 @@
 // API.md "POST /api/v1/devices/{id}/commands": the refusals in their order, one command in flight,
 // detener superseding, the commands page, lastCommand, the audit trail and the gate travel timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../helpers/server';
+import fs from 'node:fs';
+import { startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { GATE_1, GATE_2, LEVEL_1, LEVEL_2, gateMsg, getDevice, levelMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';
 import {
   ISO_Z,
@@ -225,6 +226,42 @@ describe('gate travel timeout', () => {
     expect(took).toBeGreaterThanOrEqual(800);
     expect(took).toBeLessThan(2500);
     expect((await getCommand(s, admin, id)).status).toBe('succeeded'); // the command itself succeeded
+
+    // Reported as a fault everywhere: the current reading and the history say falla, and the
+    // server's own record of it is not a sign of life of the device.
+    const faulty = await getDevice(s, admin, 'gate_travel');
+    expect(faulty.reading).toMatchObject({ value: 'falla', status: 'fault', unit: null });
+    const history = await jsonOf<{ items: Array<{ value: unknown; status: string }> }>(await s.fetch('/api/v1/devices/gate_travel/readings', { cookie: admin }));
+    expect(history.body.items.at(-1)).toMatchObject({ value: 'falla', status: 'fault' });
+    expect(Date.parse(faulty.lastSeen!)).toBeLessThan(t);
+  });
+
+  it('a gate that reports itself moving (moved by hand, no command) and never arrives is set to falla', async () => {
+    const { apiKey } = await createDevice(s, admin, { id: 'gate_manual', name: 'G3', location: 'L', type: 'motorized_gate', config: { travelTimeoutS: 1 } });
+    await heard(s, gateMsg('gate_manual', 'cerrando'), apiKey);
+    await sleep(500);
+    await heard(s, gateMsg('gate_manual', 'cerrando'), apiKey); // still moving: the clock runs from the first report
+    await waitFor(async () => (await getDevice(s, admin, 'gate_manual')).reading?.value === 'falla', 2500, 50);
+  });
+
+  it('a gate left moving by a previous run is watched again after a restart', async () => {
+    const dataDir = tempDataDir();
+    const env = { DEVICE_RATE_LIMIT: '0', DEVICE_OFFLINE_AFTER_S: '60' };
+    const first = await startServer(env, { dataDir });
+    const firstAdmin = await first.login('admin');
+    const { apiKey } = await createDevice(first, firstAdmin, { id: 'gate_restart', name: 'G4', location: 'L', type: 'motorized_gate', config: { travelTimeoutS: 2 } });
+    await heard(first, gateMsg('gate_restart', 'abriendo'), apiKey);
+    await first.close();
+
+    const second = await startServer(env, { dataDir });
+    try {
+      const secondAdmin = await second.login('admin');
+      expect((await getDevice(second, secondAdmin, 'gate_restart')).config.state).toBe('abriendo');
+      await waitFor(async () => (await getDevice(second, secondAdmin, 'gate_restart')).config.state === 'falla', 4000, 100);
+    } finally {
+      await second.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('a gate that reports the final state in time is not set to falla', async () => {

@@ -263,6 +263,59 @@ describe('device administration', () => {
     });
   });
 
+  describe('config as GET shows it', () => {
+    const storedSettings = (id: string): unknown => {
+      const row = s.app.ctx.storage.sqlite.prepare('SELECT config_json FROM devices WHERE id = ?').get(id) as { config_json: string };
+      return JSON.parse(row.config_json);
+    };
+
+    it("PATCH with the config GET returned → 200 and the same config; a gate's state is never changed by the API", async () => {
+      await createDevice(s, admin, { id: 'nivel_eco', name: 'Eco', location: 'L', type: 'level_sensor', config: { maxLevel: 7 } });
+      const gate = await createDevice(s, admin, { id: 'compuerta_eco', name: 'Eco', location: 'L', type: 'motorized_gate' });
+      expect((await postTelemetry(s, gateMsg('compuerta_eco', 'abierta'), { key: gate.apiKey })).status).toBe(202);
+
+      for (const id of ['nivel_eco', 'compuerta_eco']) {
+        const { config } = await getDevice(s, viewer, id);
+        const res = await jsonOf(await patch(s, admin, id, { config }));
+        expect({ id, status: res.status }).toEqual({ id, status: 200 });
+        expect(res.body.config).toEqual(config);
+        expect((await getDevice(s, viewer, id)).config).toEqual(config);
+      }
+      expect((await getDevice(s, viewer, 'compuerta_eco')).config.state).toBe('abierta');
+
+      // Another state in the config is ignored, as is a null one (a gate never heard from).
+      for (const state of ['cerrada', 'falla', null]) {
+        const res = await jsonOf(await patch(s, admin, 'compuerta_eco', { config: { state, travelTimeoutS: 90 } }));
+        expect(res.status).toBe(200);
+        expect(res.body.config).toMatchObject({ state: 'abierta', travelTimeoutS: 90 });
+      }
+      expect(s.app.ctx.devices.get('compuerta_eco')?.gateState).toBe('abierta');
+
+      // Neither echoed field is stored as a setting.
+      expect(storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60 });
+      expect(storedSettings('compuerta_eco')).toEqual({ travelTimeoutS: 90, offlineAfterS: 60 });
+    });
+
+    it('POST accepts unit "m" (and a state, ignored); another unit or an unknown state is 400', async () => {
+      const base = { name: 'N', location: 'L' };
+      const post = (body: unknown) => s.fetch('/api/v1/devices', { method: 'POST', cookie: admin, json: body });
+      const level = await jsonOf(await post({ ...base, id: 'nivel_unidad', type: 'level_sensor', config: { maxLevel: 3, unit: 'm' } }));
+      expect(level.status).toBe(201);
+      expect(level.body.device.config).toMatchObject({ maxLevel: 3, unit: 'm' });
+      const gate = await jsonOf(await post({ ...base, id: 'compuerta_estado', type: 'motorized_gate', config: { state: 'abierta', travelTimeoutS: 60 } }));
+      expect(gate.status).toBe(201);
+      expect(gate.body.device.config).toMatchObject({ state: null, travelTimeoutS: 60 });
+      expect(storedSettings('compuerta_estado')).toEqual({ travelTimeoutS: 60 });
+
+      await expectApiError(await post({ ...base, id: 'nivel_pies', type: 'level_sensor', config: { maxLevel: 3, unit: 'ft' } }), 400, 'VALIDATION_FAILED');
+      await expectApiError(await post({ ...base, id: 'compuerta_rara', type: 'motorized_gate', config: { state: 'volando' } }), 400, 'VALIDATION_FAILED');
+      await expectApiError(await patch(s, admin, 'nivel_unidad', { config: { unit: 'cm' } }), 400, 'VALIDATION_FAILED');
+      const ids = (await listIds(s, admin, true)).map((d) => d.id);
+      expect(ids).not.toContain('nivel_pies');
+      expect(ids).not.toContain('compuerta_rara');
+    });
+  });
+
   describe('rotate the key', () => {
     it('POST /key → 200 {apiKey}; the old key fails at once (HTTP and MQTT), its session is closed; the new one works', async () => {
       const c = await mqttDevice(s, GATE_1);
@@ -362,8 +415,7 @@ describe('device administration', () => {
       expect((await listIds(s, admin, true)).map((d) => d.id)).not.toContain('nivel_retiro');
       expect(countReadings(s, 'nivel_retiro')).toBe(0);
       await expectApiError(await s.fetch('/api/v1/devices/nivel_retiro/readings', { cookie: viewer }), 404);
-      const cmdsAfter = await jsonOf<{ items: unknown[] }>(await s.fetch('/api/v1/commands?deviceId=nivel_retiro', { cookie: viewer }));
-      expect(cmdsAfter.body.items).toEqual([]);
+      await expectApiError(await s.fetch('/api/v1/commands?deviceId=nivel_retiro', { cookie: viewer }), 404, 'DEVICE_NOT_FOUND');
       await expectApiError(await s.fetch(`/api/v1/commands/${commandId}`, { cookie: viewer }), 404);
       await expectApiError(await issueCommand(s, operator, 'nivel_retiro', 'read'), 404);
       await expectApiError(await patch(s, admin, 'nivel_retiro', { name: 'X' }), 404);

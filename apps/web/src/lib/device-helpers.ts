@@ -22,12 +22,15 @@ export function isGateState(value: unknown): value is GateState {
   return typeof value === 'string' && (GATE_STATES as readonly string[]).includes(value);
 }
 
-/** The gate's state: its latest reading, else what the config last recorded. */
+/**
+ * The gate's state as the server knows it (`config.state`): its newest report, including the
+ * state an acknowledgement carries and a travel fault; else its latest reading.
+ */
 export function gateState(device: Device): GateState | null {
   if (device.type !== 'motorized_gate') return null;
-  if (device.reading && isGateState(device.reading.value)) return device.reading.value;
   const state = (device.config as Partial<GateConfig>).state;
-  return isGateState(state) ? state : null;
+  if (isGateState(state)) return state;
+  return device.reading && isGateState(device.reading.value) ? device.reading.value : null;
 }
 
 export function offlineAfterMs(device: Device): number {

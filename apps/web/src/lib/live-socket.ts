@@ -16,6 +16,7 @@ import {
 } from '@agua/shared';
 import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
+import { isGateState } from './device-helpers';
 
 export type LiveState = 'connecting' | 'open' | 'closed';
 
@@ -182,7 +183,10 @@ function flush(): void {
           // for every lastSeen tick.
           const heardAt = new Date(receivedAt).toISOString();
           const lastSeen = !device.lastSeen || device.lastSeen < heardAt ? heardAt : device.lastSeen;
-          devices.set(deviceId, { ...device, lastSeen, reading: isNewer(reading, device.reading) ? reading : device.reading });
+          const newer = isNewer(reading, device.reading);
+          // A gate's newest reading is its state (config.state), as the server records it too.
+          const config = newer && isGateState(reading.value) ? { ...device.config, state: reading.value } : device.config;
+          devices.set(deviceId, { ...device, lastSeen, config, reading: newer ? reading : device.reading });
           devicesChanged = true;
         }
         break;

@@ -1,5 +1,4 @@
 import {
-  DEFAULT_TRAVEL_TIMEOUT_S,
   GATE_STATES,
   acceptsCommand,
   can,
@@ -19,10 +18,10 @@ import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';
 import { toCommand, type CommandRecord, type CommandsRepository } from './commands.repository';
+import type { GateTravelWatch } from './travel-watch';
 
 /** An unacknowledged command is handed out again after this long (PROTOCOL.md). */
 export const REDELIVER_AFTER_MS = 5_000;
-const GATE_TARGET: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
 
 export interface CommandsServiceOptions {
   commandTimeoutS: number;
@@ -45,7 +44,6 @@ type Waiter = (commands: DeviceCommand[]) => void;
 export class CommandsService {
   private readonly inFlight = new Map<string, CommandRecord>();
   private readonly waiters = new Map<string, Set<Waiter>>();
-  private readonly travelTimers = new Map<string, NodeJS.Timeout>();
   private ticker: NodeJS.Timeout | undefined;
   private mqtt: MqttDelivery | null = null;
 
@@ -54,15 +52,14 @@ export class CommandsService {
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
     private readonly audit: AuditService,
+    private readonly travel: GateTravelWatch,
     private readonly opts: CommandsServiceOptions,
   ) {}
 
   /** Loads commands left in flight by a previous run and starts the 1 s lifecycle tick. */
   async start(): Promise<void> {
     for (const c of await this.repo.findInFlight()) this.inFlight.set(c.deviceId, c);
-    this.bus.on('reading.created', ({ deviceId, reading }) => {
-      if (typeof reading.value === 'string') this.gateReported(deviceId, reading.value);
-    });
+    this.travel.start();
     // Disabled, key rotated or retired: a long poll held with the old standing ends now (answered
     // []), so that no later command reaches it.
     this.bus.on('device.revoked', ({ deviceId }) => {
@@ -75,7 +72,7 @@ export class CommandsService {
 
   stop(): void {
     if (this.ticker) clearInterval(this.ticker);
-    for (const t of this.travelTimers.values()) clearTimeout(t);
+    this.travel.stop();
     for (const set of this.waiters.values()) for (const w of set) w([]);
     this.waiters.clear();
   }
@@ -119,7 +116,7 @@ export class CommandsService {
     const now = Date.now();
     if (current) await this.finish(current, 'superseded', null, now);
     // A gate stopped on purpose is not a gate that failed to arrive.
-    if (command === 'detener') this.stopTravelWatch(deviceId);
+    if (command === 'detener') this.travel.stopped(deviceId);
     // A device that only posts picks commands up with its next reading: its own offline timeout
     // is how long that may take (PROTOCOL.md "Commands").
     const listening = this.devices.hasOpenConnection(deviceId);
@@ -215,40 +212,14 @@ export class CommandsService {
     if (ack.state && device?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
     if (c === live) {
       await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now());
-      if (ack.success) this.watchTravel(c);
+      if (ack.success) this.travel.commandTaken(deviceId, c.command);
     } else {
       await this.audit.record({ action: 'command.completed', userId: null, username: null, target: `device:${deviceId}`, result: ack.success ? 'ok' : 'failed', ip: null, details: { commandId, command: c.command, late: true, status: c.status, message: ack.message ?? null } });
     }
     return c.status;
   }
 
-  /** A device's gate state was reported (telemetry): a travel watch ends when the gate gets there. */
-  private gateReported(deviceId: string, state: GateState): void {
-    const timer = this.travelTimers.get(deviceId);
-    if (timer && (state === 'abierta' || state === 'cerrada' || state === 'falla')) {
-      clearTimeout(timer);
-      this.travelTimers.delete(deviceId);
-    }
-  }
 
-  private stopTravelWatch(deviceId: string): void {
-    clearTimeout(this.travelTimers.get(deviceId));
-    this.travelTimers.delete(deviceId);
-  }
-
-  private watchTravel(c: CommandRecord): void {
-    const target = GATE_TARGET[c.command];
-    const device = this.devices.get(c.deviceId);
-    if (!target || !device || device.gateState === target) return;
-    clearTimeout(this.travelTimers.get(c.deviceId));
-    const timeoutS = device.settings.travelTimeoutS ?? DEFAULT_TRAVEL_TIMEOUT_S;
-    const timer = setTimeout(() => {
-      this.travelTimers.delete(c.deviceId);
-      if (this.devices.get(c.deviceId)?.gateState !== target) void this.devices.setGateState(c.deviceId, 'falla');
-    }, timeoutS * 1000);
-    timer.unref();
-    this.travelTimers.set(c.deviceId, timer);
-  }
 
   /** Delivers a fresh command at once: a long poll waiting, or the MQTT session. */
   private async push(deviceId: string, now: number): Promise<void> {

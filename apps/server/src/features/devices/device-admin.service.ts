@@ -1,4 +1,4 @@
-import type { DeviceType, WaterType } from '@agua/shared';
+import type { DeviceType, GateState, WaterType } from '@agua/shared';
 import { AppError, conflict, notFound, unprocessable } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import type { AuditService } from '../audit/audit.service';
@@ -13,7 +13,14 @@ export interface DeviceConfigInput {
   criticalPct?: number | undefined;
   offlineAfterS?: number | undefined;
   travelTimeoutS?: number | undefined;
+  /** Echoed from a GET; always metres, nothing to store. */
+  unit?: 'm' | undefined;
+  /** Echoed from a GET and ignored: a gate's state only ever comes from the device. */
+  state?: GateState | null | undefined;
 }
+
+/** The parts of a config that are settings; anything else in it (unit, state) is never stored. */
+const SETTING_KEYS = ['maxLevel', 'warningPct', 'criticalPct', 'offlineAfterS', 'travelTimeoutS'] as const satisfies readonly (keyof DeviceSettings)[];
 
 export interface CreateDeviceInput {
   id: string;
@@ -146,8 +153,9 @@ export class DeviceAdminService {
 /** Merges and checks per-device settings; thresholds must keep warning below critical. */
 function settingsFor(type: DeviceType, current: DeviceSettings, input: DeviceConfigInput | undefined): DeviceSettings {
   const next: DeviceSettings = { ...current };
-  for (const [k, v] of Object.entries(input ?? {})) {
-    if (v !== undefined) (next as Record<string, number>)[k] = v;
+  for (const k of SETTING_KEYS) {
+    const v = input?.[k];
+    if (v !== undefined) next[k] = v;
   }
   if (type === 'level_sensor') {
     if (next.maxLevel === undefined) throw unprocessable('INVALID_VALUE', { field: 'config.maxLevel' });

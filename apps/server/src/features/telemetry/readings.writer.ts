@@ -11,6 +11,8 @@ export interface ReadingToStore {
   seq: number | null;
   boot: string;
   receivedMs: number;
+  /** False for a reading the server records itself (a travel fault): the device was not heard. */
+  fromDevice: boolean;
 }
 
 /** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
@@ -41,7 +43,7 @@ export class SqliteReadingsWriter {
     // The current reading only moves forward in time: a late batch fills history only.
     this.updateCurrent = sqlite.prepare(
       `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?,
-         gate_state = COALESCE(?, gate_state), last_seen_ms = MAX(COALESCE(last_seen_ms, 0), ?)
+         gate_state = COALESCE(?, gate_state), last_seen_ms = COALESCE(MAX(last_seen_ms, ?), last_seen_ms, ?)
        WHERE id = ? AND (reading_ts_ms IS NULL OR reading_ts_ms <= ?)`,
     );
     this.insertRun = sqlite.prepare(
@@ -118,7 +120,9 @@ export class SqliteReadingsWriter {
       if (!prev || r.tsMs >= prev.tsMs) latest.set(r.deviceId, r);
     });
     for (const r of latest.values()) {
-      this.updateCurrent.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, r.receivedMs, r.deviceId, r.tsMs);
+      // lastSeen only moves forward, and only for what the device itself sent (NULL leaves it).
+      const heardMs = r.fromDevice ? r.receivedMs : null;
+      this.updateCurrent.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, heardMs, heardMs, r.deviceId, r.tsMs);
     }
   }
 

@@ -68,7 +68,20 @@ export class TelemetryService {
             ...(device.settings.criticalPct !== undefined ? { criticalPct: device.settings.criticalPct } : {}),
           })
         : gateStatus(m.valueText!);
-    return { deviceId: device.id, tsMs: m.tsMs, valueNum: m.valueNum, valueText: m.valueText, status, seq: m.seq, boot: m.boot, receivedMs };
+    return { deviceId: device.id, tsMs: m.tsMs, valueNum: m.valueNum, valueText: m.valueText, status, seq: m.seq, boot: m.boot, receivedMs, fromDevice: true };
+  }
+
+  /**
+   * A gate judged stuck (travel timeout, PROTOCOL.md "Commands") is reported as a fault: a `falla`
+   * reading recorded by the server, so the fault shows as the gate's state, in its current
+   * reading and in its history. It does not count as hearing the device.
+   */
+  async recordGateFault(deviceId: string, nowMs = Date.now()): Promise<void> {
+    const device = this.devices.get(deviceId);
+    if (!device || device.type !== 'motorized_gate') return;
+    const item: ReadingToStore = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false };
+    const fresh = await this.commits.submit([item]);
+    this.publishNewest(deviceId, [item], fresh);
   }
 
   /** Only the newest new reading can become current; older ones (late batches) are history. */
