@@ -45,14 +45,19 @@ describe('command rules', () => {
     // write is checked first: even an unknown device or a bad command is 403 for a viewer.
     await expectApiError(await issueCommand(s, viewer, 'no_such_device', 'abrir'), 403);
     await expectApiError(await issueCommand(s, viewer, LEVEL_1, 'abrir'), 403);
+    // …and so is a body that is not even JSON, or not JSON at all: 403 comes before parsing.
+    const raw = (body: string, type: string) =>
+      s.fetch(`/api/v1/devices/${GATE_2}/commands`, { method: 'POST', cookie: viewer, headers: { 'content-type': type }, body });
+    await expectApiError(await raw('{"command": "abrir"', 'application/json'), 403, 'FORBIDDEN');
+    await expectApiError(await raw('abrir', 'text/plain'), 403, 'FORBIDDEN');
 
     const refused = await auditPage(s, admin, { action: 'command.refused' });
     const mine = refused.filter((e) => e.username === 'viewer');
-    expect(mine.length).toBe(3);
+    expect(mine.length).toBe(5);
     const onGate = mine.find((e) => e.target === `device:${GATE_1}`);
     expect(onGate).toMatchObject({ action: 'command.refused', result: 'denied', username: 'viewer' });
     expect(onGate!.at).toMatch(ISO_Z);
-    expect(onGate!.details).toMatchObject({ code: 'FORBIDDEN' });
+    expect(onGate!.details).toMatchObject({ code: 'FORBIDDEN', command: 'abrir' });
     // Nothing was issued.
     expect(await lastCommandOf(s, operator, GATE_1)).toBeNull();
     expect((await auditPage(s, admin, { action: 'command.issued' })).length).toBe(0);

@@ -47,9 +47,13 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
         ...errors(400, 401, 403, 404, 409, 422),
       },
     },
-    // Before validation, so that a viewer gets 403 whatever the body (and the refusal is audited).
-    preValidation: async (req) => {
-      await opts.commands.assertMayIssue(req.auth!.user, req.params.id, (req.body as { command?: unknown } | null)?.command, req.ip);
+    // API.md's order puts 403 first: a user without write gets it before the body is even parsed
+    // (a malformed body included); the refusal is audited with the command it named, if any.
+    preParsing: async (req, _reply, payload) => {
+      if (!opts.commands.mayIssue(req.auth!.user)) {
+        await opts.commands.assertMayIssue(req.auth!.user, (req.params as { id: string }).id, await commandNamedIn(payload), req.ip);
+      }
+      return payload;
     },
     handler: async (req, reply) => {
       const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body.command, req.ip);
@@ -149,4 +153,18 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       return { status: await opts.commands.acknowledge(device.id, req.params.commandId, req.body) };
     },
   });
+}
+
+/** The `command` a refused request's body names, read from at most 4 KiB of it, for the audit trail. */
+async function commandNamedIn(body: AsyncIterable<Buffer | string>): Promise<unknown> {
+  let text = '';
+  for await (const chunk of body) {
+    text += chunk.toString();
+    if (text.length > 4096) return undefined;
+  }
+  try {
+    return (JSON.parse(text) as { command?: unknown } | null)?.command;
+  } catch {
+    return undefined;
+  }
 }

@@ -91,6 +91,10 @@ export class CommandsService {
     return c ? toCommand(c) : null;
   }
 
+  mayIssue(user: UserRecord): boolean {
+    return can(user, 'write');
+  }
+
   /** Refuses (403, audited) a user without write, before anything else is looked at. */
   async assertMayIssue(user: UserRecord, deviceId: string, command: unknown, ip: string): Promise<void> {
     if (can(user, 'write')) return;
