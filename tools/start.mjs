@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// `npm start`: builds the web app when it is missing or older than its sources, then runs the
-// server (TypeScript through tsx) in this terminal, passing signals on for a graceful shutdown.
+// `npm start`: builds the web app and the server bundle when missing or older than their sources,
+// then runs the server in this terminal, passing signals on for a graceful shutdown.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, serverBundle, serverSources } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distIndex = path.join(root, 'apps/web/dist/index.html');
@@ -29,7 +30,10 @@ if (builtAt < Math.max(...sources.map(newestMtime))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'apps/server/src/server.ts')], {
+const bundledAt = fs.existsSync(serverBundle) ? fs.statSync(serverBundle).mtimeMs : 0;
+if (bundledAt < Math.max(...serverSources.map(newestMtime))) await buildServer();
+
+const server = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
   cwd: root,
   stdio: 'inherit',
   env: process.env,

@@ -18,7 +18,7 @@ const run = (label, cmd, args, env = {}) => {
   return res.status === 0;
 };
 
-const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator'];
+const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest'];
 const stages = [];
 if (!only || only === 'unit' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });

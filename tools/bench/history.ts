@@ -2,24 +2,24 @@
 //
 // On a temporary data folder it stores 1,000,000 readings (4 devices × 250,000 at 3 s), then:
 //   1. a bare ExcelJS streaming write of the same rows to a file: the ceiling;
-//   2. the real server (buildApp + listen) in a child process, whose peak RSS is measured:
+//   2. the real server, as `npm start` runs it (the built bundle), in a child process whose peak
+//      RSS is measured:
 //      GET /api/v1/export.xlsx (all rows) and /export.csv, downloaded fully;
 //   3. a 7-day trend over 3-second readings (201,600 points) downsampled to ≤ 2,000 buckets.
 // Targets: export < 20 s with the server < 300 MB RSS; trend < 100 ms (medians).
 // NOTE: the export's live memory is flat; its peak RSS is mostly V8 heap headroom for ExcelJS's
 // per-row garbage, which varies with CPU contention (250–320 MB seen on 2 busy cores). A heap cap
 // shows it: NODE_OPTIONS=--max-old-space-size=256 npm run bench:history peaked at ~210 MB.
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { gateStatus, levelStatus, READING_STATUS_LABELS, type GateState, type ReadingStatus } from '@agua/shared';
-import { buildApp } from '../../apps/server/src/app';
-import { loadConfig } from '../../apps/server/src/config/env';
 import { openStorage } from '../../apps/server/src/storage/database';
+import { buildServer, serverBundle } from '../build-server.mjs';
 
 const PER_DEVICE = 250_000;
 const STEP_MS = 3000;
@@ -34,8 +34,6 @@ const LEVELS = [
 const GATES = ['esp32_compuerta_01', 'esp32_compuerta_02'];
 const GATE_CYCLE: GateState[] = ['cerrada', 'abriendo', 'abierta', 'cerrando'];
 
-type ToServer = { type: 'usage' } | { type: 'reset-peak' } | { type: 'stop' };
-type FromServer = { type: 'ready'; port: number } | { type: 'usage'; rssMb: number; maxRssMb: number };
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
 const median = (xs: number[]) => {
@@ -43,20 +41,6 @@ const median = (xs: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
-
-// ---------------------------------------------------------------- child: the real server
-async function serve(dataDir: string): Promise<void> {
-  const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', MQTT_PORT: '0', HOST: '127.0.0.1', DEMO: 'true', SIMULATE: 'false', WEB_DIST_DIR: '', LOG_LEVEL: 'silent' });
-  const app = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const send = (m: FromServer) => process.send!(m);
-  process.on('message', (m: ToServer) => {
-    if (m.type === 'usage') send({ type: 'usage', rssMb: mb(process.memoryUsage().rss), maxRssMb: process.resourceUsage().maxRSS / 1024 });
-    if (m.type === 'stop') void app.close().then(() => process.exit(0));
-  });
-  send({ type: 'ready', port: typeof address === 'object' && address ? address.port : 0 });
-}
 
 // ---------------------------------------------------------------- parent
 async function seed(dataDir: string, endMs: number): Promise<void> {
@@ -110,17 +94,43 @@ async function ceiling(dataDir: string, file: string, naive: boolean): Promise<n
   return performance.now() - started;
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; port: number; ask: (m: ToServer) => Promise<FromServer> }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const ask = (m: ToServer) =>
-    new Promise<FromServer>((resolve) => {
-      child.once('message', (answer: FromServer) => resolve(answer));
-      child.send(m);
-    });
+interface RunningServer {
+  child: ChildProcess;
+  port: number;
+}
+
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    child.once('message', (m: FromServer) => (m.type === 'ready' ? resolve({ child, port: m.port, ask }) : reject(new Error('server did not start'))));
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
   });
+}
+
+/** The server as `npm start` runs it: the built bundle, in its own process. */
+async function startServer(dataDir: string): Promise<RunningServer> {
+  await buildServer();
+  const port = await freePort();
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), MQTT_PORT: '0', HOST: '127.0.0.1', DEMO: 'true', SIMULATE: 'false', WEB_DIST_DIR: '', LOG_LEVEL: 'silent' };
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    const up = await Promise.race([fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false), exited]);
+    if (up) return { child, port };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start within 30 s');
+}
+
+/** Resident memory now and its peak since start (or the last reset), from the kernel. */
+function memoryMb(pid: number): { rssMb: number; peakMb: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN);
+  return { rssMb: kb('VmRSS') / 1024, peakMb: kb('VmHWM') / 1024 };
 }
 
 /** Peak RSS since the last reset, from the kernel (VmHWM); resetting needs Linux's clear_refs. */
@@ -132,15 +142,6 @@ function resetPeak(pid: number): boolean {
     return false;
   }
 }
-function peakMb(pid: number): number | null {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 async function download(url: string, cookie: string): Promise<{ ms: number; bytes: number; status: number }> {
   const started = performance.now();
   const res = await fetch(url, { headers: { cookie } });
@@ -180,8 +181,8 @@ async function main(): Promise<void> {
       body: JSON.stringify({ username: 'viewer', password: 'viewer123' }),
     });
     const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
-    const before = (await server.ask({ type: 'usage' })) as Extract<FromServer, { type: 'usage' }>;
-    console.log(`server up: RSS ${before.rssMb.toFixed(0)} MB (start-up peak ${before.maxRssMb.toFixed(0)} MB)`);
+    const before = memoryMb(server.child.pid!);
+    console.log(`server up: RSS ${before.rssMb.toFixed(0)} MB (start-up peak ${before.peakMb.toFixed(0)} MB)`);
 
     const canReset = resetPeak(server.child.pid!);
     const xlsx: Array<{ ms: number; bytes: number }> = [];
@@ -191,11 +192,11 @@ async function main(): Promise<void> {
       xlsx.push(r);
       console.log(`export.xlsx run ${i + 1}: ${(r.ms / 1000).toFixed(1)} s, ${mb(r.bytes).toFixed(1)} MB`);
     }
-    // Without clear_refs (not Linux) the peak is the process's lifetime one, start-up included.
-    const xlsxPeak = (canReset ? peakMb(server.child.pid!) : null) ?? ((await server.ask({ type: 'usage' })) as Extract<FromServer, { type: 'usage' }>).maxRssMb;
+    // Without clear_refs the peak is the process's lifetime one, start-up included.
+    const xlsxPeak = memoryMb(server.child.pid!).peakMb;
     resetPeak(server.child.pid!);
     const csv = await download(`${base}/api/v1/export.csv`, cookie);
-    const csvPeak = canReset ? peakMb(server.child.pid!) : null;
+    const csvPeak = canReset ? memoryMb(server.child.pid!).peakMb : null;
     if (csv.status !== 200 || csv.bytes === 0) throw new Error(`export.csv answered ${csv.status}`);
     console.log(`export.csv: ${(csv.ms / 1000).toFixed(1)} s, ${mb(csv.bytes).toFixed(1)} MB`);
 
@@ -219,7 +220,7 @@ async function main(): Promise<void> {
 
     await new Promise<void>((resolve) => {
       server.child.once('exit', () => resolve());
-      server.child.send({ type: 'stop' } satisfies ToServer);
+      server.child.kill('SIGTERM');
     });
 
     const xlsxMs = median(xlsx.map((r) => r.ms));
@@ -240,7 +241,7 @@ async function main(): Promise<void> {
         `${median(trendMs).toFixed(1)} ms (min ${Math.min(...trendMs).toFixed(1)}, max ${Math.max(...trendMs).toFixed(1)})`,
         `< 100 ms ${median(trendMs) < 100 ? 'ok' : 'MISSED'}`,
       ],
-      ['server RSS idle / start-up peak (tsx, demo seed)', `${before.rssMb.toFixed(0)} MB / ${before.maxRssMb.toFixed(0)} MB`, ''],
+      ['server RSS idle / start-up peak (built bundle, demo seed)', `${before.rssMb.toFixed(0)} MB / ${before.peakMb.toFixed(0)} MB`, ''],
     );
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -251,8 +252,4 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(line(r));
 }
 
-if (process.argv[2] === '--serve') {
-  await serve(process.argv[3]!);
-} else {
-  await main();
-}
+await main();
