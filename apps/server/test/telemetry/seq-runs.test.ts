@@ -89,6 +89,20 @@ describe('SeqRuns', () => {
     expect(runs.takeDirty().map((r) => [r.from, r.to])).toEqual([[0, 3]]);
   });
 
+  it('scattered seqs (a broken or hostile device) cannot grow memory without end: the oldest runs are forgotten', () => {
+    const runs = new SeqRuns(DAY, RUN_SPAN_MS, 10);
+    for (let i = 0; i < 25; i++) expect(runs.claim('d1', `boot${i % 3}`, i * 10, T0 + i)).toBe(true);
+    expect(runs.size()).toBeLessThanOrEqual(10);
+    // The most recent ones are still remembered…
+    expect(runs.claim('d1', 'boot0', 240, T0 + 100)).toBe(false);
+    expect(runs.claim('d1', 'boot2', 230, T0 + 100)).toBe(false);
+    // …the forgotten oldest are taken again (stored twice rather than ever refusing a new reading).
+    expect(runs.claim('d1', 'boot0', 0, T0 + 100)).toBe(true);
+    // Another device is not affected by this one's flood.
+    expect(runs.claim('d2', 'b', 1, T0)).toBe(true);
+    expect(runs.claim('d2', 'b', 1, T0 + 1)).toBe(false);
+  });
+
   it('load restores stored runs in any order; prune and forgetDevice drop what no longer counts', () => {
     const runs = new SeqRuns();
     runs.load([

@@ -20,6 +20,14 @@ export interface SeqRun {
  */
 export const RUN_SPAN_MS = 60 * 60 * 1000;
 
+/**
+ * At most this many runs are remembered per device. Firmware makes a few dozen a day; only a
+ * device sending scattered seqs (broken, or hostile) makes more, and then its oldest runs are
+ * forgotten rather than memory growing without end. Forgetting errs on the safe side: a resend
+ * of a forgotten seq is stored twice, never is a new reading refused.
+ */
+export const MAX_RUNS_PER_DEVICE = 4096;
+
 type Snapshot = Pick<SeqRun, 'to' | 'lastMs' | 'id'>;
 
 /**
@@ -33,6 +41,7 @@ type Snapshot = Pick<SeqRun, 'to' | 'lastMs' | 'id'>;
  */
 export class SeqRuns {
   private readonly byDevice = new Map<string, Map<string, SeqRun[]>>();
+  private readonly runCount = new Map<string, number>();
   private readonly dirty = new Set<SeqRun>();
   /** The open transaction's journal: runs as they were before it, and runs it created. */
   private readonly before = new Map<SeqRun, Snapshot>();
@@ -41,12 +50,17 @@ export class SeqRuns {
   constructor(
     private readonly windowMs = DUPLICATE_WINDOW_MS,
     private readonly spanMs = RUN_SPAN_MS,
+    private readonly maxRunsPerDevice = MAX_RUNS_PER_DEVICE,
   ) {}
 
   /** Loads stored runs (live ones, in any order) at start. */
   load(runs: Iterable<SeqRun>): void {
-    for (const run of runs) this.runsOf(run.deviceId, run.boot).push(run);
+    for (const run of runs) {
+      this.runsOf(run.deviceId, run.boot).push(run);
+      this.runCount.set(run.deviceId, (this.runCount.get(run.deviceId) ?? 0) + 1);
+    }
     for (const boots of this.byDevice.values()) for (const list of boots.values()) list.sort((a, b) => a.from - b.from);
+    for (const deviceId of this.byDevice.keys()) this.limit(deviceId);
   }
 
   /** Records a received seq: true when it is new, false when it is a duplicate within the window. */
@@ -94,7 +108,10 @@ export class SeqRuns {
     for (const run of this.created) {
       const list = this.byDevice.get(run.deviceId)?.get(run.boot);
       const at = list?.indexOf(run) ?? -1;
-      if (at >= 0) list!.splice(at, 1);
+      if (at >= 0) {
+        list!.splice(at, 1);
+        this.runCount.set(run.deviceId, this.runCount.get(run.deviceId)! - 1);
+      }
     }
     this.endTransaction();
   }
@@ -102,18 +119,22 @@ export class SeqRuns {
   /** Drops a device's runs (its history was purged). */
   forgetDevice(deviceId: string): void {
     this.byDevice.delete(deviceId);
+    this.runCount.delete(deviceId);
   }
 
   /** Drops runs past the window from memory; the caller deletes their rows. */
   prune(nowMs: number): void {
     const liveSince = nowMs - this.windowMs;
     for (const [deviceId, boots] of this.byDevice) {
+      let count = 0;
       for (const [boot, list] of boots) {
         const live = list.filter((r) => r.lastMs >= liveSince);
+        count += live.length;
         if (live.length === 0) boots.delete(boot);
         else if (live.length !== list.length) boots.set(boot, live);
       }
-      if (boots.size === 0) this.byDevice.delete(deviceId);
+      if (boots.size === 0) this.forgetDevice(deviceId);
+      else this.runCount.set(deviceId, count);
     }
   }
 
@@ -132,10 +153,32 @@ export class SeqRuns {
 
   private startRun(list: SeqRun[], run: SeqRun, liveSince: number): void {
     // Expired runs may hold this seq: they go first, so that live runs never overlap.
-    for (let k = list.length - 1; k >= 0; k--) if (list[k]!.lastMs < liveSince) list.splice(k, 1);
+    let count = this.runCount.get(run.deviceId) ?? 0;
+    for (let k = list.length - 1; k >= 0; k--) {
+      if (list[k]!.lastMs < liveSince) {
+        list.splice(k, 1);
+        count--;
+      }
+    }
     list.splice(lastStartingAtOrBefore(list, run.from) + 1, 0, run);
+    this.runCount.set(run.deviceId, count + 1);
     this.created.push(run);
     this.dirty.add(run);
+    this.limit(run.deviceId);
+  }
+
+  /** Over the cap, a device's least recently used half of its runs is forgotten (at once, so rarely). */
+  private limit(deviceId: string): void {
+    if ((this.runCount.get(deviceId) ?? 0) <= this.maxRunsPerDevice) return;
+    const boots = this.byDevice.get(deviceId)!;
+    const all = [...boots.values()].flat().sort((a, b) => b.lastMs - a.lastMs);
+    const keep = new Set(all.slice(0, Math.floor(this.maxRunsPerDevice / 2)));
+    for (const [boot, list] of boots) {
+      const kept = list.filter((r) => keep.has(r));
+      if (kept.length === 0) boots.delete(boot);
+      else boots.set(boot, kept);
+    }
+    this.runCount.set(deviceId, keep.size);
   }
 
   private remember(run: SeqRun): void {
