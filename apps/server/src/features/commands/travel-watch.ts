@@ -5,7 +5,7 @@ import type { DevicesService } from '../devices/devices.service';
 /** Where a moving gate is going. */
 const TARGET_OF_MOVE: Partial<Record<GateState, GateState>> = { abriendo: 'abierta', cerrando: 'cerrada' };
 /** Where a gate command sends a gate. */
-export const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
+const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
 
 /**
  * PROTOCOL.md "Commands": a gate that does not reach its final state within its travel timeout
