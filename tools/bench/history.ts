@@ -12,7 +12,6 @@
 // shows it: NODE_OPTIONS=--max-old-space-size=256 npm run bench:history peaked at ~210 MB.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -20,6 +19,7 @@ import ExcelJS from 'exceljs';
 import { gateStatus, levelStatus, READING_STATUS_LABELS, type GateState, type ReadingStatus } from '@agua/shared';
 import { openStorage } from '../../apps/server/src/storage/database';
 import { buildServer, serverBundle } from '../build-server.mjs';
+import { freePort } from './ingest/server-process';
 
 const PER_DEVICE = 250_000;
 const STEP_MS = 3000;
@@ -97,17 +97,6 @@ async function ceiling(dataDir: string, file: string, naive: boolean): Promise<n
 interface RunningServer {
   child: ChildProcess;
   port: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** The server as `npm start` runs it: the built bundle, in its own process. */

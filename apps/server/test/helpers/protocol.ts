@@ -125,6 +125,17 @@ export function connectDevice(s: TestServer, deviceId: string, opts: Partial<ICl
   });
 }
 
+/** SUBSCRIBE and resolve with the SUBACK return codes (failures included). */
+export function subscribeCodes(client: MqttClient, topics: string | string[], qos: 0 | 1 = 1): Promise<number[]> {
+  return new Promise((resolve, reject) => {
+    client.subscribe(topics, { qos }, (err, _granted, packet) => {
+      const codes = (packet as { granted?: number[] } | undefined)?.granted;
+      if (codes) resolve(codes);
+      else reject(err ?? new Error('no SUBACK'));
+    });
+  });
+}
+
 /** Publishes with QoS 1 and resolves when the PUBACK arrives. */
 export function publishQos1(client: MqttClient, topic: string, payload: unknown): Promise<void> {
   return new Promise((resolve, reject) => {

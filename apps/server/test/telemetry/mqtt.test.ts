@@ -18,21 +18,11 @@ import {
   publishQos1,
   setEnabled,
   sleep,
+  subscribeCodes,
   waitFor,
 } from '../helpers/protocol';
 
 const topic = (id: string, leaf: string) => `agua/v1/${id}/${leaf}`;
-
-/** SUBSCRIBE and resolve with the SUBACK return codes (failures included). */
-function subscribeCodes(client: MqttClient, t: string, qos: 0 | 1 = 1): Promise<number[]> {
-  return new Promise((resolve, reject) => {
-    client.subscribe(t, { qos }, (_err, _granted, packet) => {
-      const codes = (packet as { granted?: number[] } | undefined)?.granted;
-      if (codes) resolve(codes);
-      else reject(_err ?? new Error('no SUBACK'));
-    });
-  });
-}
 
 /** Collects JSON messages of a topic. */
 function collect(client: MqttClient, t: string): Array<Record<string, unknown>> {

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@agua/shared';
 import { demoKey, startServer, type TestServer } from '../helpers/server';
 import { expectApiError, longPoll } from '../helpers/api';
-import { GATE_1, LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, gateMsg, getDevice, levelMsg, postTelemetry, publishQos1, sleep, waitFor } from '../helpers/protocol';
+import { GATE_1, LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, gateMsg, getDevice, levelMsg, postTelemetry, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 
 const topic = (id: string, leaf: string) => `agua/v1/${id}/${leaf}`;
 const clients: MqttClient[] = [];
@@ -128,13 +128,7 @@ describe('PROTOCOL edges (DEVICE_RATE_LIMIT=0)', () => {
   it('MQTT: wildcards below its own prefix are granted and deliver its own messages only', async () => {
     const c = await connectDevice(s, LEVEL_2);
     clients.push(c);
-    const granted = await new Promise<number[]>((resolve, reject) =>
-      c.subscribe([topic(LEVEL_2, '#'), topic(LEVEL_2, '+'), 'agua/v1/+/errors'], { qos: 1 }, (err, _g, packet) => {
-        const codes = (packet as { granted?: number[] } | undefined)?.granted;
-        if (codes) resolve(codes);
-        else reject(err ?? new Error('no SUBACK'));
-      }),
-    );
+    const granted = await subscribeCodes(c, [topic(LEVEL_2, '#'), topic(LEVEL_2, '+'), 'agua/v1/+/errors']);
     expect(granted).toEqual([1, 1, 128]);
     const got: string[] = [];
     c.on('message', (t) => got.push(t));

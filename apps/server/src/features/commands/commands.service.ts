@@ -199,21 +199,24 @@ export class CommandsService {
       await this.acknowledge(deviceId, commandId, body);
       return;
     }
-    this.devices.heard(deviceId);
-    const device = this.devices.get(deviceId);
-    if (ack.state && device?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
+    await this.applyReportedState(deviceId, ack);
   }
 
-  /** A device's acknowledgement (HTTP or MQTT); returns the command's status after it. */
+  /** A late acknowledgement does not change its command, but the gate state it carries is real. */
+  private async applyReportedState(deviceId: string, ack: CommandAck): Promise<void> {
+    if (ack.state && this.devices.get(deviceId)?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
+  }
+
+  /**
+   * A device's acknowledgement (HTTP or MQTT); returns the command's status after it. The device
+   * was already marked heard by its transport (key check, MQTT publish).
+   */
   async acknowledge(deviceId: string, commandId: string, body: unknown): Promise<CommandStatus> {
     const ack = parseAck(body);
     const live = this.inFlight.get(deviceId);
     const c = live?.id === commandId ? live : await this.repo.findById(commandId);
     if (!c || c.deviceId !== deviceId) throw notFound('COMMAND_NOT_FOUND');
-    this.devices.heard(deviceId);
-    const device = this.devices.get(deviceId);
-    // A late acknowledgement does not change the command, but the gate state it carries is real.
-    if (ack.state && device?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
+    await this.applyReportedState(deviceId, ack);
     if (c === live) {
       await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now());
       if (ack.success) this.travel.commandTaken(deviceId, c.command);
