@@ -27,7 +27,9 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps are written for debugging but not announced to browsers; the server serves them only
+    // with SERVE_SOURCE_MAPS=true.
+    sourcemap: 'hidden',
     chunkSizeWarningLimit: 600,
   },
 });

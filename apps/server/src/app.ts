@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { Socket } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { topics } from '@agua/shared';
@@ -35,12 +37,14 @@ import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
+import { ConnectionCap } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
 import errorHandlerPlugin from './plugins/error-handler';
 import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin from './plugins/openapi';
+import securityHeadersPlugin from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
 import { openStorage, type Storage } from './storage/database';
@@ -58,6 +62,9 @@ export const REDACTED_PATHS = [
   '*.newPassword',
   '*.apiKey',
 ];
+
+/** Time a client has to send a request's headers. */
+const HEADERS_TIMEOUT_MS = 15_000;
 
 export interface AppContext {
   config: Config;
@@ -99,12 +106,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     bodyLimit: 256 * 1024,
     // Per-request lines would dominate the log (and the CPU) at thousands of readings per second.
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    // Only named proxies may say who the client is (X-Forwarded-For/-Proto/-Host): the sign-in
+    // lockout, the audit's addresses and the Secure cookie depend on it.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
+    // A whole request (headers and body) must arrive in time: a body trickled one byte at a time
+    // would otherwise hold a connection for ever. Long polls and sockets are responses: unaffected.
+    requestTimeout: config.requestTimeoutS * 1000,
+    http: {
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutS * 1000 || HEADERS_TIMEOUT_MS),
+      // Node looks for requests past their time every 30 s by default; a timeout of a few seconds needs a closer look.
+      connectionsCheckingInterval: 1_000,
+    },
     // Devices hold keep-alive connections and long polls; a shutdown must not wait for them.
     forceCloseConnections: true,
     // Type coercion is per request part (plugins/validation): URL strings yes, JSON bodies never.
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
     schemaController: schemaController(),
+  });
+
+  // One host may not hold every descriptor; a trusted proxy speaks for many clients.
+  const isTrustedProxy = config.trustProxy.length > 0 ? proxyAddr.compile(config.trustProxy) : () => false;
+  const httpConnections = new ConnectionCap(config.maxConnectionsPerAddress, (address) => isTrustedProxy(address, 0));
+  app.server.on('connection', (socket: Socket) => {
+    if (!httpConnections.admit(socket)) socket.destroy();
   });
 
   const storage = await openStorage(config.dataDir);
@@ -113,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx = await createContext(config, storage, app);
   app.decorate('ctx', ctx);
 
+  await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(errorHandlerPlugin);
@@ -142,7 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
   await app.register(historyRoutes, { history: ctx.history, retention: ctx.retention });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
-  await app.register(webAppPlugin, { distDir: config.webDistDir });
+  await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
   // The broker takes its port when the app gets ready, so a taken port stops the start.
   app.addHook('onReady', async () => {

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -20,7 +21,18 @@ export interface Config {
   allowedOrigins: string[];
   retentionDays: number;
   cookieSecure: boolean;
+  /**
+   * Reverse proxies whose `X-Forwarded-For`/`-Proto`/`-Host` are believed (addresses, CIDRs or
+   * `loopback`/`linklocal`/`uniquelocal`); empty = none, the peer's address is the client's.
+   */
+  trustProxy: string[];
+  /** Time a client has to send a whole request (headers and body); 0 = no limit. */
+  requestTimeoutS: number;
+  /** Open connections one address may hold, per listener (HTTP, MQTT); trusted proxies exempt; 0 = no cap. */
+  maxConnectionsPerAddress: number;
   logLevel: string;
+  /** Whether the web app's source maps are served (debugging only: they publish the source). */
+  serveSourceMaps: boolean;
   /** Where the built web app lives; absent in API-only test runs. */
   webDistDir: string | null;
   /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
@@ -98,12 +110,43 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowedOrigins: origins.map((o) => o.replace(/\/$/, '')),
     retentionDays: int(env, 'RETENTION_DAYS', 365, 1, 365 * 100),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
+    trustProxy: trustedProxies(env.TRUST_PROXY),
+    requestTimeoutS: int(env, 'REQUEST_TIMEOUT_S', 30, 0, 3600),
+    maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128, 0, 1_000_000),
     logLevel,
+    serveSourceMaps: bool(env, 'SERVE_SOURCE_MAPS', false),
     webDistDir: env.WEB_DIST_DIR === '' ? null : path.resolve(env.WEB_DIST_DIR?.trim() || 'apps/web/dist'),
     deviceKeyPepper: env.DEVICE_KEY_PEPPER?.trim() || null,
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
   };
+}
+
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: comma-separated addresses or CIDRs of the reverse proxies in front of the server.
+ * `true` or a hop count are refused on purpose: trusting any peer lets every client forge its
+ * address, which is exactly what the sign-in lockout and the audit must not believe.
+ */
+function trustedProxies(raw: string | undefined): string[] {
+  const entries = (raw ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_KEYWORDS.has(entry)) continue;
+    const [address, bits, ...rest] = entry.split('/');
+    const family = net.isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !bitsOk || rest.length > 0) {
+      throw new ConfigError(
+        `TRUST_PROXY holds "${entry}", which is not an address, a CIDR (10.0.0.0/8) or one of loopback, linklocal, uniquelocal`,
+      );
+    }
+  }
+  return entries;
 }
 
 /** Whether the server listens only on the loopback interface. */

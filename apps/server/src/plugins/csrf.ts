@@ -5,9 +5,12 @@ import { AppError } from '../lib/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The origin a request was addressed to: its scheme and Host header. */
+/**
+ * The origin a request was addressed to: its scheme and Host header (as a trusted proxy
+ * forwarded them, with TRUST_PROXY; Fastify ignores X-Forwarded-* from anyone else).
+ */
 function addressedOrigin(req: FastifyRequest): string | null {
-  const host = req.headers.host;
+  const host = req.host;
   if (!host) return null;
   return `${req.protocol}://${host}`.toLowerCase();
 }

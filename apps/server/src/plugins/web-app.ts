@@ -6,18 +6,29 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorMessage } from '@agua/shared';
 
-async function webAppPlugin(app: FastifyInstance, opts: { distDir: string | null }) {
+async function webAppPlugin(app: FastifyInstance, opts: { distDir: string | null; serveSourceMaps: boolean }) {
   const dist = opts.distDir;
   const hasApp = dist !== null && fs.existsSync(path.join(dist, 'index.html'));
+  if (!opts.serveSourceMaps) {
+    // Source maps hand out the app's source to anyone; they are for debugging, on request.
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url.split('?')[0]!.endsWith('.map')) {
+        return reply.status(404).send({ error: errorMessage('ROUTE_NOT_FOUND'), code: 'ROUTE_NOT_FOUND' });
+      }
+    });
+  }
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: dist,
       // Looked up per request, so a web build made while the server runs is served at once.
       wildcard: true,
       index: false,
+      // Our own Cache-Control below: the plugin's default (max-age=0) would overwrite it.
+      cacheControl: false,
       setHeaders: (res, filePath) => {
-        // Hashed assets never change; index.html must always be fresh.
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        // Hashed assets never change; everything else (index.html, icons) must be revalidated.
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }

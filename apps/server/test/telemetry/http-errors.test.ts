@@ -272,9 +272,22 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
       expect(readingRows(s, LEVEL_2).some((r) => r.tsMs === ms && r.valueNum === 1.222)).toBe(true);
     });
 
-    it('ts up to 5 minutes ahead (clock skew) and 10^11 exactly are accepted', async () => {
+    it('ts up to 5 minutes ahead (clock skew) and 2000-01-01T00:00:00Z exactly are accepted', async () => {
       await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts: Date.now() + 4 * 60_000 })));
-      await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts: 1e11 })));
+      await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts: Date.UTC(2000, 0, 1) })));
+      await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts: '2000-01-01T01:00:00+01:00' })));
+    });
+
+    it('ts before 2000-01-01 (a device clock never set) is refused, as a number or ISO, and nothing is stored', async () => {
+      const before = countReadings(s, LEVEL_2);
+      for (const ts of ['0001-01-01T00:00:00Z', '1999-12-31T23:59:59.999Z', '2000-01-01T00:30:00+01:00', 1e11, Date.UTC(2000, 0, 1) - 1]) {
+        const body = await expectError(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts })), 422, 'TS_TOO_OLD');
+        expect(body.error).toMatch(/2000/);
+      }
+      const batch = [levelMsg(LEVEL_2, 1, { ts: nowIso() }), levelMsg(LEVEL_2, 1, { ts: '1970-01-02T00:00:00Z' })];
+      const body = await expectError(await postTelemetry(s, batch), 422, 'TS_TOO_OLD');
+      expect(body.details?.index).toBe(1);
+      expect(countReadings(s, LEVEL_2)).toBe(before);
     });
 
     it('seq 0, a big safe seq and a 64-character boot are accepted', async () => {

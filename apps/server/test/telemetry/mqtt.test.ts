@@ -173,6 +173,10 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
       await waitFor(() => errors.length >= 5, 2000);
       expect(errors[4]).toMatchObject({ code: 'MESSAGE_INVALID' });
 
+      await publishQos1(c, topic(LEVEL_2, 'telemetry'), levelMsg(LEVEL_2, 1, { ts: '0001-01-01T00:00:00Z' }));
+      await waitFor(() => errors.length >= 6, 2000);
+      expect(errors[5]).toMatchObject({ code: 'TS_TOO_OLD', error: ERROR_MESSAGES.TS_TOO_OLD, details: { field: 'ts' } });
+
       expect(countReadings(s, LEVEL_2)).toBe(before);
       expect(c.connected).toBe(true);
       // Still usable: a good message is stored.

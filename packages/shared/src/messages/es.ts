@@ -22,6 +22,7 @@ export const ERROR_MESSAGES = {
   UNSUPPORTED_MEDIA_TYPE: 'El tipo de contenido debe ser application/json.',
   INVALID_JSON: 'El cuerpo de la solicitud no es JSON válido.',
   RATE_LIMITED: 'Demasiadas solicitudes. Intente de nuevo en un momento.',
+  TOO_MANY_LIVE_SOCKETS: 'Demasiadas conexiones en vivo abiertas con esta sesión. Cierre otras pestañas.',
   INTERNAL_ERROR: 'Error interno del servidor.',
   SERVICE_UNAVAILABLE: 'Servicio no disponible.',
   // Devices and telemetry (PROTOCOL.md)
@@ -41,6 +42,7 @@ export const ERROR_MESSAGES = {
   TS_INVALID: 'Marca de tiempo no válida: use ISO 8601 con zona horaria o milisegundos Unix.',
   TS_IN_FUTURE: 'La marca de tiempo está más de 5 minutos en el futuro.',
   TS_LOOKS_LIKE_SECONDS: 'La marca de tiempo parece estar en segundos; use milisegundos Unix.',
+  TS_TOO_OLD: 'La marca de tiempo es anterior al 1 de enero de 2000: revise el reloj del equipo.',
   SEQ_INVALID: 'El campo seq debe ser un entero no negativo.',
   BOOT_INVALID: 'El campo boot debe ser un texto corto.',
   // Commands

@@ -30,6 +30,11 @@ export const MAX_BODY_BYTES = 256 * 1024;
 export const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 /** Epoch values below this look like seconds, not milliseconds. */
 export const MIN_EPOCH_MS = 1e11;
+/**
+ * No reading is older than this (2000-01-01T00:00:00Z): an earlier `ts` is a device clock that
+ * was never set, and would export as a meaningless date.
+ */
+export const MIN_READING_TS_MS = Date.UTC(2000, 0, 1);
 export const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /** MQTT topics of one device. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { LIVE_CLOSE_SESSION_ENDED, LIVE_PATH, type LiveEvent, type Reading } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
+import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { AuthService } from '../auth/auth.service';
 import type { DevicesService } from '../devices/devices.service';
@@ -11,6 +12,11 @@ import { toUser } from '../users/user.mapper';
 const COALESCE_MS = 25;
 /** A browser that cannot keep up is dropped (it reconnects and gets a fresh snapshot). */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/**
+ * Live sockets one session may hold: a tab each, and more than anyone opens. The next one is
+ * refused (429) rather than an old one closed, so that two tabs never fight over a slot.
+ */
+export const MAX_LIVE_SOCKETS_PER_SESSION = 16;
 /** How often a socket's session is re-checked (expiry by idle time). */
 const SESSION_RECHECK_MS = 60_000;
 
@@ -35,6 +41,19 @@ export interface LiveRoutesOptions {
 /** The live socket: one snapshot, then typed events (API.md "Live socket"). */
 export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesOptions) {
   const clients = new Set<LiveClient>();
+  /** Open live connections per session, counted from the upgrade request to the TCP close. */
+  const openPerSession = new Map<string, number>();
+  const reserveSocket = (sessionId: string, raw: { once(event: 'close', cb: () => void): unknown }): boolean => {
+    const open = openPerSession.get(sessionId) ?? 0;
+    if (open >= MAX_LIVE_SOCKETS_PER_SESSION) return false;
+    openPerSession.set(sessionId, open + 1);
+    raw.once('close', () => {
+      const left = (openPerSession.get(sessionId) ?? 1) - 1;
+      if (left > 0) openPerSession.set(sessionId, left);
+      else openPerSession.delete(sessionId);
+    });
+    return true;
+  };
   const pendingReadings = new Map<string, Reading>();
   let flushTimer: NodeJS.Timeout | undefined;
 
@@ -105,7 +124,11 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
         tags: ['live'],
         summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed',
         security: SESSION_SECURITY,
-        response: errors(401, 403),
+        response: errors(401, 403, 429),
+      },
+      // Before the upgrade, so that the refusal is a plain HTTP answer with the error envelope.
+      preValidation: async (req) => {
+        if (!reserveSocket(req.auth!.session.id, req.raw.socket)) throw new AppError(429, 'TOO_MANY_LIVE_SOCKETS');
       },
     },
     (socket, req) => {

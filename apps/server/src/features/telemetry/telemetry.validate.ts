@@ -3,6 +3,7 @@ import {
   GATE_STATES,
   MAX_BATCH_MESSAGES,
   MIN_EPOCH_MS,
+  MIN_READING_TS_MS,
   type ErrorCode,
   type GateState,
 } from '@agua/shared';
@@ -96,6 +97,7 @@ function parseTs(ts: unknown, nowMs: number, i: number, isBatch: boolean): numbe
     ms = parsed;
   }
   if (ms > nowMs + FUTURE_TOLERANCE_MS) refuse(422, 'TS_IN_FUTURE', i, isBatch, 'ts');
+  if (ms < MIN_READING_TS_MS) refuse(422, 'TS_TOO_OLD', i, isBatch, 'ts');
   return ms;
 }
 
