@@ -1,6 +1,6 @@
-import { test as base } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 
-export { expect } from '@playwright/test';
+export { expect };
 
 /**
  * `test` with one automatic check. Engineers work on apps/web concurrently, and any
@@ -9,7 +9,19 @@ export { expect } from '@playwright/test';
  * the server answers them with index.html, and the page goes blank or shows the route error.
  * That is not a failure of the journey under test, so the test's report says so plainly.
  */
-export const test = base.extend<{ assetGuard: void }>({
+export const test = base.extend<{ assetGuard: void; cspGuard: void }>({
+  /** Every journey also proves that the app runs under the server's Content Security Policy. */
+  cspGuard: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+      });
+      await use();
+      expect(violations, 'the page broke the Content Security Policy').toEqual([]);
+    },
+    { auto: true },
+  ],
   assetGuard: [
     async ({ page }, use, testInfo) => {
       const broken: string[] = [];
