@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: type check, lint, unit + API tests (vitest), browser tests (Playwright on Debian's
-// Chromium). Runs every stage even when one fails, then prints one closing line of totals.
+// `npm test`: type check, lint, the reference firmware (C++ unit tests + microcontroller size
+// check), unit + API tests (vitest), browser tests (Playwright on Debian's Chromium). Runs every
+// stage even when one fails, then prints one closing line of totals.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
-const only = process.argv[2]; // optional: typecheck | lint | unit | e2e
+const only = process.argv[2]; // optional: typecheck | lint | firmware | unit | e2e
 
 const run = (label, cmd, args, env = {}) => {
   if (only && only !== label) return true;
@@ -20,19 +21,44 @@ const run = (label, cmd, args, env = {}) => {
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest'];
 const stages = [];
-if (!only || only === 'unit' || only === 'e2e') {
+if (!only || only === 'firmware' || only === 'unit' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
   if (deps.status !== 0) process.exit(1);
 }
 stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
 stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
+
+// The reference firmware (firmware/): build the core's host tests and the virtual board (the
+// unit stage runs it against a server), run the doctest suite, cross-compile the core for the
+// microcontroller and check its size budget.
+const doctest = { passed: 0, failed: 0 };
+const firmware = () => {
+  if (only && only !== 'firmware') return true;
+  const built = run('firmware', 'make', ['-C', 'firmware', '-j2']);
+  let tested = false;
+  if (built) {
+    console.log('\n=== firmware: firmware/build/core-tests');
+    const res = spawnSync('firmware/build/core-tests', [], { cwd: root, encoding: 'utf8' });
+    process.stdout.write(res.stdout ?? '');
+    process.stderr.write(res.stderr ?? '');
+    const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout ?? '');
+    if (summary) {
+      doctest.passed = Number(summary[1]);
+      doctest.failed = Number(summary[2]);
+    }
+    tested = res.status === 0 && summary !== null;
+  }
+  const sized = run('firmware', 'firmware/scripts/size-check.sh', []);
+  return built && tested && sized;
+};
+stages.push(['firmware', firmware()]);
 const vitestJson = path.join(reports, 'vitest.json');
 stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
 const pwJson = path.join(reports, 'playwright.json');
 stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
 
-let passed = 0;
-let failed = 0;
+let passed = doctest.passed;
+let failed = doctest.failed;
 if (fs.existsSync(vitestJson)) {
   const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
   passed += v.numPassedTests ?? 0;
