@@ -7,5 +7,6 @@ export * from './readings/status';
 export * from './schemas/common';
 export * from './schemas/device';
 export * from './schemas/live';
+export * from './schemas/system';
 export * from './schemas/telemetry';
 export * from './schemas/user';

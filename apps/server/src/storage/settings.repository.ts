@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema';
 
-/** Small server-wide values that must survive restarts (the device-key pepper). */
+/** Small server-wide values that must survive restarts (the device-key pepper), and the storage probe's row. */
 export class SettingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -13,5 +13,10 @@ export class SettingsRepository {
     await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doNothing()).execute();
     const stored = await this.db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
     return stored.value;
+  }
+
+  /** Stores a value, replacing any. */
+  async put(key: string, value: string): Promise<void> {
+    await this.db.insertInto('settings').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   }
 }

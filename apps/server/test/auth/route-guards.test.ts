@@ -38,6 +38,7 @@ const ROUTES: Record<string, Required> = {
   'PATCH /api/v1/devices/{}': 'manage_devices',
   'POST /api/v1/devices/{}/key': 'manage_devices',
   'DELETE /api/v1/devices/{}': 'manage_devices',
+  'GET /api/v1/system/storage': 'manage_devices',
   // manage_users (role admin)
   'GET /api/v1/users': 'admin',
   'POST /api/v1/users': 'admin',

@@ -10,4 +10,5 @@ export const queryKeys = {
   users: ['users'] as const,
   audit: ['audit'] as const,
   config: ['config'] as const,
+  storage: ['system', 'storage'] as const,
 } as const;

@@ -1,13 +1,19 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { PUBLIC_SECURITY, errors } from '../../lib/route-schemas';
+import { StorageStatusSchema, errorMessage, type StorageStatus } from '@agua/shared';
+import { PUBLIC_SECURITY, SESSION_SECURITY, errors } from '../../lib/route-schemas';
+import type { DiskSpaceWatch } from '../../storage/disk-space';
+import { STORAGE_RETRY_AFTER_S, type StorageHealth } from '../../storage/storage-health';
 
 export interface SystemRoutesOptions {
   demo: boolean;
   version: string;
   /** Whether storage answers; health is 503 otherwise. */
   storageHealthy: () => Promise<boolean>;
+  /** A storage fault (full disk, I/O errors) makes health 503 while it holds. */
+  storageHealth: StorageHealth;
+  disk: DiskSpaceWatch;
   /** Port of the embedded MQTT broker, or null with an external broker. */
   mqttPort: () => number | null;
 }
@@ -28,6 +34,13 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
       },
     },
     handler: async (_req, reply) => {
+      const fault = await opts.storageHealth.current();
+      if (fault) {
+        return reply
+          .status(503)
+          .header('retry-after', String(STORAGE_RETRY_AFTER_S))
+          .send({ status: 'unavailable', error: errorMessage(fault.code), code: fault.code });
+      }
       if (!(await opts.storageHealthy())) {
         return reply.status(503).send({ status: 'unavailable', error: 'Servicio no disponible.', code: 'SERVICE_UNAVAILABLE' });
       }
@@ -45,5 +58,19 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
       response: { 200: Type.Object({ demo: Type.Boolean(), version: Type.String() }), ...errors(500) },
     },
     handler: async () => ({ demo: opts.demo, version: opts.version }),
+  });
+
+  r.get('/api/v1/system/storage', {
+    config: { access: 'manage_devices' },
+    schema: {
+      tags: ['system'],
+      summary: "Free space on the data directory's disk and any storage fault, for the operators' warning",
+      security: SESSION_SECURITY,
+      response: { 200: StorageStatusSchema, ...errors(401, 403, 500) },
+    },
+    handler: async (): Promise<StorageStatus> => {
+      const [space, fault] = await Promise.all([opts.disk.check(), opts.storageHealth.current()]);
+      return { ...space, fault: fault && { code: fault.code, since: new Date(fault.sinceMs).toISOString() } };
+    },
   });
 }

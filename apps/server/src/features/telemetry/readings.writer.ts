@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DUPLICATE_WINDOW_MS, type ReadingStatus } from '@agua/shared';
+import type { StorageHealth } from '../../storage/storage-health';
 import { SeqRuns, type SeqRun } from './seq-runs';
 
 export interface ReadingToStore {
@@ -36,7 +37,12 @@ export class SqliteReadingsWriter {
   private readonly deleteRunsOf: BetterSqlite3.Statement;
   private readonly writeAll: (items: ReadingToStore[]) => boolean[];
 
-  constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
+  constructor(
+    sqlite: BetterSqlite3.Database,
+    /** Told of every commit and failed commit: the readings are the storage's steadiest writes. */
+    private readonly health: StorageHealth | null = null,
+    nowMs = Date.now(),
+  ) {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
@@ -62,9 +68,11 @@ export class SqliteReadingsWriter {
     try {
       const fresh = this.writeAll(items);
       this.runs.commit();
+      this.health?.succeeded();
       return fresh;
     } catch (err) {
       this.runs.rollback();
+      this.health?.failed(err);
       throw err;
     }
   }

@@ -1,7 +1,9 @@
 import { Outlet } from 'react-router';
+import { can } from '@agua/shared';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { DeviceProvider } from '@/features/devices/components/device-provider';
 import { useLiveConnection } from '@/features/live/hooks/use-live-connection';
+import { StorageBanner } from '@/features/system/components/storage-banner';
 import { AppHeader } from './app-header';
 import { Sidebar } from './sidebar';
 
@@ -10,6 +12,7 @@ export function AppShell() {
   const { user, endSession, verifySession, syncUser } = useAuth();
   // The server refuses the socket while a password change is pending (API.md).
   const liveEnabled = user !== null && !user.mustChangePassword;
+  const watchesStorage = liveEnabled && can(user, 'manage_devices');
   useLiveConnection(liveEnabled, {
     onSessionEnded: endSession,
     onConnectFailed: () => void verifySession(),
@@ -27,6 +30,7 @@ export function AppShell() {
       <AppHeader showLive={liveEnabled} />
       <DeviceProvider enabled={liveEnabled}>
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
+          <StorageBanner enabled={watchesStorage} />
           <Outlet />
         </main>
       </DeviceProvider>

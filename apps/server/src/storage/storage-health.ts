@@ -1,0 +1,82 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { StorageFaultCode } from '@agua/shared';
+
+/**
+ * Primary SQLite result codes that say the storage, not the request, failed: I/O errors, a file
+ * that cannot be opened or written, a lock held past the busy timeout, a damaged file. A client
+ * can only wait and resend (503), and a device must keep its readings meanwhile. Other codes
+ * (constraints, misuse) are bugs: 500.
+ */
+const UNAVAILABLE = new Set(['SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_READONLY', 'SQLITE_BUSY', 'SQLITE_CORRUPT', 'SQLITE_NOTADB', 'SQLITE_PROTOCOL']);
+
+/** Seconds a client is told to wait before resending after a storage fault. */
+export const STORAGE_RETRY_AFTER_S = 30;
+
+/**
+ * How long a storage fault is believed without new evidence before a probe write may clear it.
+ * Public health checks may come often and each probe is an fsynced write; and a probe so small
+ * that it fits in space a failed write left behind must not clear a fault that just happened.
+ */
+const PROBE_AFTER_MS = 2000;
+
+/** The storage fault a failure stands for, by better-sqlite3's (extended) result code; null for any other failure. */
+export function storageFaultOf(err: unknown): StorageFaultCode | null {
+  const code = (err as { code?: unknown } | null | undefined)?.code;
+  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
+  const primary = code.split('_', 2).join('_');
+  if (primary === 'SQLITE_FULL') return 'STORAGE_FULL';
+  return UNAVAILABLE.has(primary) ? 'STORAGE_UNAVAILABLE' : null;
+}
+
+export interface StorageFault {
+  code: StorageFaultCode;
+  sinceMs: number;
+}
+
+/**
+ * Whether the storage currently takes writes: a failed write with a storage fault records it, a
+ * write that goes through clears it. Nothing else is needed to recover (SQLite rolls the failed
+ * transaction back); this only lets health checks and operators see the fault while it lasts.
+ */
+export class StorageHealth {
+  private fault: StorageFault | null = null;
+  private checkedMs = 0;
+
+  constructor(
+    /** A tiny real write, to learn whether a recorded fault still holds. */
+    private readonly probe: () => Promise<void>,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Records a failure if it is a storage fault; returns its code, or null for any other failure. */
+  failed(err: unknown, nowMs = Date.now()): StorageFaultCode | null {
+    const code = storageFaultOf(err);
+    if (code !== null && this.fault?.code !== code) {
+      // Once per onset: a full disk refuses every request, and the log may be on that disk too.
+      this.log.error({ err, code }, 'storage fault: writes are refused until it clears');
+      this.fault = { code, sinceMs: nowMs };
+    }
+    this.checkedMs = nowMs;
+    return code;
+  }
+
+  /** A write went through: the storage works again. */
+  succeeded(): void {
+    if (this.fault === null) return;
+    this.log.info({ code: this.fault.code }, 'storage fault cleared');
+    this.fault = null;
+  }
+
+  /** The fault holding now; once it is PROBE_AFTER_MS old without new evidence, a probe write checks it. */
+  async current(nowMs = Date.now()): Promise<StorageFault | null> {
+    if (this.fault === null || nowMs - this.checkedMs < PROBE_AFTER_MS) return this.fault;
+    this.checkedMs = nowMs;
+    try {
+      await this.probe();
+      this.succeeded();
+    } catch (err) {
+      this.failed(err, nowMs);
+    }
+    return this.fault;
+  }
+}
