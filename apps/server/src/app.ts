@@ -41,14 +41,16 @@ import { ConnectionCap } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
-import errorHandlerPlugin from './plugins/error-handler';
+import errorHandlerPlugin, { clientErrorHandler, frameworkErrors } from './plugins/error-handler';
 import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin from './plugins/openapi';
 import securityHeadersPlugin from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
 import { openStorage, type Storage } from './storage/database';
+import { DiskSpaceWatch } from './storage/disk-space';
 import { SettingsRepository } from './storage/settings.repository';
+import { StorageHealth } from './storage/storage-health';
 
 /** Fields of logs that may hold secrets; pino replaces them. */
 export const REDACTED_PATHS = [
@@ -59,6 +61,7 @@ export const REDACTED_PATHS = [
   '*.password',
   '*.masterPassword',
   '*.currentPassword',
+  '*.currentMasterPassword',
   '*.newPassword',
   '*.apiKey',
 ];
@@ -87,6 +90,8 @@ export interface AppContext {
   readings: ReadingsRepository;
   history: HistoryService;
   retention: ReadingsRetention;
+  storageHealth: StorageHealth;
+  disk: DiskSpaceWatch;
 }
 
 declare module 'fastify' {
@@ -116,7 +121,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       headersTimeout: Math.min(HEADERS_TIMEOUT_MS, config.requestTimeoutS * 1000 || HEADERS_TIMEOUT_MS),
       // Node looks for requests past their time every 30 s by default; a timeout of a few seconds needs a closer look.
       connectionsCheckingInterval: 1_000,
+      // Node would refuse a request without Host with a bare 400; the error handler refuses it in the envelope.
+      requireHostHeader: false,
     },
+    // Requests refused by the HTTP parser or the router answer the API's envelope too.
+    clientErrorHandler,
+    frameworkErrors,
     // Devices hold keep-alive connections and long polls; a shutdown must not wait for them.
     forceCloseConnections: true,
     // Type coercion is per request part (plugins/validation): URL strings yes, JSON bodies never.
@@ -140,7 +150,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(securityHeadersPlugin);
   await app.register(cookie);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
-  await app.register(errorHandlerPlugin);
+  await app.register(errorHandlerPlugin, { storageHealth: ctx.storageHealth });
   await app.register(jsonBodyPlugin);
   await app.register(openapiPlugin, { version: config.version });
   await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
@@ -157,6 +167,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
         return false;
       }
     },
+    storageHealth: ctx.storageHealth,
+    disk: ctx.disk,
     mqttPort: () => ctx.mqtt.port(),
   });
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
@@ -174,6 +186,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     const port = await ctx.mqtt.listen();
     app.log.info({ port }, 'embedded MQTT broker listening');
     await ctx.commands.start();
+    ctx.disk.start();
   });
 
   const housekeeping = setInterval(() => {
@@ -182,12 +195,21 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }, 5_000);
   housekeeping.unref();
   // Seqs past their 24 h window: a bounded memory, not a correctness matter (expired runs count for nothing).
-  const seqPruning = setInterval(() => ctx.readingsWriter.pruneExpiredSeqs(), 60_000);
+  // Synchronous: a failure (a full disk) would otherwise escape the timer and end the process.
+  const seqPruning = setInterval(() => {
+    try {
+      ctx.readingsWriter.pruneExpiredSeqs();
+    } catch (err) {
+      app.log.error({ err }, 'seq pruning failed');
+    }
+  }, 60_000);
   seqPruning.unref();
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
     clearInterval(seqPruning);
+    ctx.disk.stop();
     ctx.commands.stop();
+    await ctx.audit.stop();
     await ctx.mqtt.close();
     await ctx.devices.stop();
   });
@@ -198,10 +220,13 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const bus = new EventBus();
   const users = new UsersRepository(storage.db);
   const auditRepo = new AuditRepository(storage.db);
-  const audit = new AuditService(auditRepo, app.log);
+  const audit = new AuditService(auditRepo, app.log, { collapseWindowMs: config.auditCollapseWindowMs });
   const devicesRepo = new DevicesRepository(storage.db);
-  const keyPepper =
-    config.deviceKeyPepper ?? (await new SettingsRepository(storage.db).getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
+  const settings = new SettingsRepository(storage.db);
+  const keyPepper = config.deviceKeyPepper ?? (await settings.getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
+  // The probe is a tiny real write: whether the storage takes writes again after a fault.
+  const storageHealth = new StorageHealth(() => settings.put('storage_probe', new Date().toISOString()), app.log);
+  const disk = new DiskSpaceWatch(config.dataDir, config.diskMinFreeMb * 2 ** 20, app.log);
   const auth = new AuthService(users, new SessionsRepository(storage.db), new LoginFailuresRepository(storage.db), audit, bus, {
     sessionTtlMs: config.sessionTtlH * 3600 * 1000,
     maxFailuresPerUser: config.loginMaxFailuresPerUser,
@@ -214,7 +239,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     const c = await commandsRepo.findById(id);
     return c ? toCommand(c) : null;
   });
-  const readingsWriter = new SqliteReadingsWriter(storage.sqlite);
+  const readingsWriter = new SqliteReadingsWriter(storage.sqlite, storageHealth);
   const telemetry = new TelemetryService(readingsWriter, devices, bus);
   const limiter = new DeviceRateLimiter(config.deviceRateLimit);
   const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
@@ -235,7 +260,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     onCommandAck: (deviceId, body) => commands.acknowledgeMessage(deviceId, body),
   });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
-  const usersService = new UsersService(users, audit, (userId) => auth.endSessionsOf(userId));
+  const usersService = new UsersService(users, audit, auth);
   const readings = new ReadingsRepository(storage.db);
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
     purgeHistory: async (deviceId) => {
@@ -246,5 +271,5 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   });
   const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
-  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention };
+  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention, storageHealth, disk };
 }

@@ -18,6 +18,8 @@ export interface Config {
   sessionTtlH: number;
   loginMaxFailuresPerUser: number;
   loginMaxFailuresPerAddress: number;
+  /** Window over which repeated refusals are written to the audit trail once, then summed up. */
+  auditCollapseWindowMs: number;
   allowedOrigins: string[];
   retentionDays: number;
   cookieSecure: boolean;
@@ -30,6 +32,8 @@ export interface Config {
   requestTimeoutS: number;
   /** Open connections one address may hold, per listener (HTTP, MQTT); trusted proxies exempt; 0 = no cap. */
   maxConnectionsPerAddress: number;
+  /** Free space (MiB) on DATA_DIR's disk under which operators are warned; 0 = never. */
+  diskMinFreeMb: number;
   logLevel: string;
   /** Whether the web app's source maps are served (debugging only: they publish the source). */
   serveSourceMaps: boolean;
@@ -107,12 +111,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     sessionTtlH: int(env, 'SESSION_TTL_H', 12, 1, 24 * 365),
     loginMaxFailuresPerUser: int(env, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, 1_000_000),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 1_000_000),
+    auditCollapseWindowMs: int(env, 'AUDIT_COLLAPSE_WINDOW_MS', 60_000, 100, 3_600_000),
     allowedOrigins: origins.map((o) => o.replace(/\/$/, '')),
     retentionDays: int(env, 'RETENTION_DAYS', 365, 1, 365 * 100),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     trustProxy: trustedProxies(env.TRUST_PROXY),
     requestTimeoutS: int(env, 'REQUEST_TIMEOUT_S', 30, 0, 3600),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128, 0, 1_000_000),
+    diskMinFreeMb: int(env, 'DISK_MIN_FREE_MB', 500, 0, 1_000_000_000),
     logLevel,
     serveSourceMaps: bool(env, 'SERVE_SOURCE_MAPS', false),
     webDistDir: env.WEB_DIST_DIR === '' ? null : path.resolve(env.WEB_DIST_DIR?.trim() || 'apps/web/dist'),

@@ -53,7 +53,9 @@ describe('command rules', () => {
 
     const refused = await auditPage(s, admin, { action: 'command.refused' });
     const mine = refused.filter((e) => e.username === 'viewer');
-    expect(mine.length).toBe(5);
+    // The two refusals on GATE_2 name no command: identical, they are one row now, and their
+    // repeat is summed up in one more when the audit's collapse window closes.
+    expect(mine.length).toBe(4);
     const onGate = mine.find((e) => e.target === `device:${GATE_1}`);
     expect(onGate).toMatchObject({ action: 'command.refused', result: 'denied', username: 'viewer' });
     expect(onGate!.at).toMatch(ISO_Z);

@@ -25,6 +25,16 @@ export const ERROR_MESSAGES = {
   TOO_MANY_LIVE_SOCKETS: 'Demasiadas conexiones en vivo abiertas con esta sesión. Cierre otras pestañas.',
   INTERNAL_ERROR: 'Error interno del servidor.',
   SERVICE_UNAVAILABLE: 'Servicio no disponible.',
+  // Requests the HTTP layer refuses before any route sees them
+  BAD_REQUEST: 'Solicitud HTTP mal formada.',
+  INVALID_URL: 'La URL de la solicitud no es válida.',
+  URL_TOO_LONG: 'La URL de la solicitud es demasiado larga.',
+  HEADERS_TOO_LARGE: 'La URL o las cabeceras de la solicitud son demasiado largas.',
+  REQUEST_TIMEOUT: 'La solicitud tardó demasiado en llegar.',
+  EXPECTATION_FAILED: 'La cabecera Expect no es compatible.',
+  // Storage
+  STORAGE_FULL: 'Almacenamiento lleno: no se pudo guardar. Intente de nuevo más tarde.',
+  STORAGE_UNAVAILABLE: 'Almacenamiento no disponible: no se pudo guardar. Intente de nuevo más tarde.',
   // Devices and telemetry (PROTOCOL.md)
   DEVICE_KEY_MISSING: 'Falta la clave API del dispositivo.',
   DEVICE_KEY_INVALID: 'Clave API del dispositivo no válida.',
@@ -53,7 +63,9 @@ export const ERROR_MESSAGES = {
   USERNAME_TAKEN: 'El nombre de usuario ya existe.',
   EMAIL_TAKEN: 'El correo electrónico ya está en uso.',
   PASSWORD_POLICY: 'La contraseña debe tener al menos 10 caracteres y no puede ser el nombre de usuario.',
+  PASSWORD_BLANK: 'La contraseña no puede estar formada solo por espacios en blanco.',
   PASSWORD_CURRENT_INVALID: 'La contraseña actual no es correcta.',
+  MASTER_PASSWORD_CURRENT_INVALID: 'La Contraseña Maestra actual no es correcta.',
   LAST_ADMIN: 'No se puede eliminar, desactivar ni degradar al último administrador activo.',
   USER_NOT_FOUND: 'Usuario no encontrado.',
   // Export

@@ -57,12 +57,15 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
     schema: {
       tags,
       summary: "Change one's own password (keeps this session, ends the others)",
+      description:
+        'A wrong `currentPassword` (422 PASSWORD_CURRENT_INVALID) counts as a sign-in failure of this username from this address: ' +
+        'during a lockout every attempt, the right one included, gets 429 TOO_MANY_ATTEMPTS with Retry-After.',
       security: SESSION_SECURITY,
       body: Type.Object({
         currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
         newPassword: Type.String({ minLength: 1, maxLength: 1000 }),
       }),
-      response: { 200: UserSchema, ...errors(400, 401, 403, 422) },
+      response: { 200: UserSchema, ...errors(400, 401, 403, 422, 429) },
     },
     handler: async (req) => {
       const user = await opts.auth.changeOwnPassword(req.auth!, req.body.currentPassword, req.body.newPassword, req.ip);

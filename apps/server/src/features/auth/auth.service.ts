@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { meetsPasswordPolicy } from '@agua/shared';
+import { passwordPolicyError } from '@agua/shared';
 import { AppError, unprocessable } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import { newSecret } from '../../lib/ids';
@@ -55,19 +55,39 @@ export class AuthService {
     private readonly options: AuthOptions,
   ) {}
 
+  login(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
+    return this.oneAtATime(from.ip, () => this.attempt(input, from));
+  }
+
   /**
-   * Sign-in attempts from one address run one at a time, so that concurrent guesses cannot all
-   * pass the lockout check before any of their failures is counted.
+   * Guesses from one address (sign-ins, current passwords) run one at a time, so that concurrent
+   * guesses cannot all pass the lockout check before any of their failures is counted.
    */
-  async login(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
-    const previous = this.attemptsByAddress.get(from.ip) ?? Promise.resolve();
-    const attempt = previous.catch(() => undefined).then(() => this.attempt(input, from));
+  private oneAtATime<T>(ip: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.attemptsByAddress.get(ip) ?? Promise.resolve();
+    const attempt = previous.catch(() => undefined).then(work);
     const tail = attempt.catch(() => undefined);
-    this.attemptsByAddress.set(from.ip, tail);
+    this.attemptsByAddress.set(ip, tail);
     void tail.then(() => {
-      if (this.attemptsByAddress.get(from.ip) === tail) this.attemptsByAddress.delete(from.ip);
+      if (this.attemptsByAddress.get(ip) === tail) this.attemptsByAddress.delete(ip);
     });
     return attempt;
+  }
+
+  /**
+   * Checks a secret of a signed-in user again (the current password or master password before
+   * changing it) as a sign-in would: `429` during a lockout, and a wrong one counts as a sign-in
+   * failure of that username from that address; a right one resets that count. A stolen session
+   * thus gets no more guesses at the password than the sign-in form.
+   */
+  confirmSecret(user: UserRecord, ip: string, storedHash: string | null, given: string): Promise<boolean> {
+    return this.oneAtATime(ip, async () => {
+      await this.assertNotLockedOut(user.username, ip, Date.now());
+      const ok = await verifyPassword(storedHash, given);
+      if (ok) await this.failures.clear(user.username, ip);
+      else await this.failures.record(user.username, ip, Date.now());
+      return ok;
+    });
   }
 
   /** Checks in the order API.md fixes: lockout, credentials, inactive, master password. */
@@ -182,13 +202,12 @@ export class AuthService {
   /** Changes one's own password: keeps this session, ends the others (API.md). */
   async changeOwnPassword(auth: Authenticated, currentPassword: string, newPassword: string, ip: string): Promise<UserRecord> {
     const { user } = auth;
-    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+    if (!(await this.confirmSecret(user, ip, user.passwordHash, currentPassword))) {
       await this.audit.record({ action: 'user.password_changed', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'denied', ip, details: { code: 'PASSWORD_CURRENT_INVALID' } });
       throw unprocessable('PASSWORD_CURRENT_INVALID');
     }
-    if (!meetsPasswordPolicy(user.username, newPassword) || newPassword === currentPassword) {
-      throw unprocessable('PASSWORD_POLICY');
-    }
+    const policy = newPassword === currentPassword ? 'PASSWORD_POLICY' : passwordPolicyError(user.username, newPassword);
+    if (policy) throw unprocessable(policy, { field: 'newPassword' });
     await this.users.update(user.id, { passwordHash: await hashPassword(newPassword), mustChangePassword: false });
     await this.endSessionsOf(user.id, auth.session.id);
     await this.audit.record({ action: 'user.password_changed', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip });

@@ -217,11 +217,11 @@ export class CommandsService {
     const c = live?.id === commandId ? live : await this.repo.findById(commandId);
     if (!c || c.deviceId !== deviceId) throw notFound('COMMAND_NOT_FOUND');
     await this.applyReportedState(deviceId, ack);
+    // A late acknowledgement changes nothing, so it leaves no trace in the audit either: a device
+    // repeating one could otherwise write to the append-only trail without end.
     if (c === live) {
       await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now());
       if (ack.success) this.travel.commandTaken(deviceId, c.command);
-    } else {
-      await this.audit.record({ action: 'command.completed', userId: null, username: null, target: `device:${deviceId}`, result: ack.success ? 'ok' : 'failed', ip: null, details: { commandId, command: c.command, late: true, status: c.status, message: ack.message ?? null } });
     }
     return c.status;
   }

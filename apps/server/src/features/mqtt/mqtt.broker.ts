@@ -1,14 +1,17 @@
 import net from 'node:net';
-import { Duplex } from 'node:stream';
-import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { Duplex, type Readable } from 'node:stream';
+import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
+import secureJson from 'secure-json-parse';
 import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared';
+import { ConnectionCap } from '../../lib/connection-cap';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
 import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
 import type { TelemetryService } from '../telemetry/telemetry.service';
 import { MqttFrameLimit } from './frame-limit';
+import { capOutgoingQueues, queuedFor, type OutgoingQueues } from './outgoing-cap';
 
 export interface MqttBrokerOptions {
   port: number;
@@ -20,6 +23,8 @@ export interface MqttBrokerOptions {
   log: FastifyBaseLogger;
   /** A device's command acknowledgement (issue: commands); returns when it is stored. */
   onCommandAck?: (deviceId: string, payload: unknown) => Promise<void>;
+  /** Open connections one address may hold on the MQTT port (0 = no cap); 128 when not given. */
+  maxConnectionsPerAddress?: number;
 }
 
 /** Thrown when the embedded broker cannot take its port. */
@@ -34,6 +39,16 @@ const MAX_PACKET_BYTES = 4 * MAX_BODY_BYTES;
 /** How long a replaced session waits for its successor to get ready before it counts as gone. */
 const HANDOVER_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
+/** A retained status is `online` / `offline`: a few bytes, never a store for anything else. */
+const MAX_RETAINED_STATUS_BYTES = 16;
+/** QoS 1 messages the broker holds for one client: in flight, or waiting for a persistent session. */
+export const MAX_QUEUED_PER_CLIENT = 100;
+
+/** The part of Aedes' persistence the broker uses itself (Aedes does not type it). */
+interface BrokerPersistence extends OutgoingQueues {
+  createRetainedStream(pattern: string): Readable;
+}
 
 /**
  * The embedded MQTT broker (Aedes) speaking PROTOCOL.md: devices authenticate with id + key,

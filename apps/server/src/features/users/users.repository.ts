@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Role, UserStatus } from '@agua/shared';
+import { conflict } from '../../lib/errors';
 import type { Database, UsersTable } from '../../storage/schema';
 
 export interface UserRecord {
@@ -32,11 +33,33 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
   };
 }
 
+/**
+ * The UNIQUE indexes on username and e-mail are the last word on uniqueness: a check done before
+ * the write can be overtaken by a concurrent request, whose loser gets the API's 409, not a 500.
+ */
+function rethrowTaken(err: unknown): never {
+  const message = err instanceof Error ? err.message : '';
+  if ((err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE') {
+    if (message.includes('users.username')) throw conflict('USERNAME_TAKEN');
+    if (message.includes('users.email')) throw conflict('EMAIL_TAKEN');
+  }
+  throw err;
+}
+
 export type UserPatch = Partial<Omit<UserRecord, 'id' | 'createdAtMs'>>;
 
 /** Users, stored. */
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Runs reads and writes as one SQLite transaction: the single connection is held throughout, so
+   * no other statement interleaves (a check and the write it guards cannot be split). The callback
+   * must use only the repository it is given and must not wait on anything slow (hashing).
+   */
+  transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute((trx) => work(new UsersRepository(trx)));
+  }
 
   async findById(id: string): Promise<UserRecord | null> {
     const row = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -82,6 +105,7 @@ export class UsersRepository {
     return Number(row.n);
   }
 
+  /** Throws 409 USERNAME_TAKEN / EMAIL_TAKEN when a concurrent request took the name first. */
   async insert(user: UserRecord): Promise<void> {
     const now = Date.now();
     await this.db
@@ -100,7 +124,8 @@ export class UsersRepository {
         created_at_ms: user.createdAtMs,
         updated_at_ms: now,
       })
-      .execute();
+      .execute()
+      .catch(rethrowTaken);
   }
 
   async update(id: string, patch: UserPatch): Promise<void> {
@@ -114,7 +139,7 @@ export class UsersRepository {
     if (patch.masterPasswordHash !== undefined) values.master_password_hash = patch.masterPasswordHash;
     if (patch.mustChangePassword !== undefined) values.must_change_password = patch.mustChangePassword ? 1 : 0;
     if (patch.lastLoginMs !== undefined) values.last_login_ms = patch.lastLoginMs;
-    await this.db.updateTable('users').set(values).where('id', '=', id).execute();
+    await this.db.updateTable('users').set(values).where('id', '=', id).execute().catch(rethrowTaken);
   }
 
   async delete(id: string): Promise<void> {

@@ -17,7 +17,7 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 export default async function usersRoutes(app: FastifyInstance, opts: { users: UsersRepository; service: UsersService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['users'];
-  const actor = (req: FastifyRequest) => ({ user: req.auth!.user, ip: req.ip });
+  const actor = (req: FastifyRequest) => ({ user: req.auth!.user, ip: req.ip, sessionId: req.auth!.session.id });
 
   r.get('/api/v1/users', {
     config: { access: 'admin' },
@@ -45,6 +45,10 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
     schema: {
       tags,
       summary: 'Edit a user (name, email, role, status, master password of an admin)',
+      description:
+        "`masterPassword` is required when making someone admin. Admins setting their own need `currentMasterPassword` too " +
+        '(422 MASTER_PASSWORD_REQUIRED without it, 422 MASTER_PASSWORD_CURRENT_INVALID when wrong, which counts as a sign-in failure: ' +
+        '429 TOO_MANY_ATTEMPTS during a lockout); their other sessions then end.',
       security: SESSION_SECURITY,
       params: Params,
       body: Type.Object(
@@ -54,10 +58,11 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
           role: Type.Optional(RoleSchema),
           status: Type.Optional(UserStatusSchema),
           masterPassword: Type.Optional(Password),
+          currentMasterPassword: Type.Optional(Password),
         },
         { additionalProperties: false },
       ),
-      response: { 200: UserSchema, ...errors(400, 401, 403, 404, 409, 422) },
+      response: { 200: UserSchema, ...errors(400, 401, 403, 404, 409, 422, 429) },
     },
     handler: async (req) => toUser(await opts.service.patch(req.params.id, req.body, actor(req))),
   });

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { ERROR_MESSAGES, meetsPasswordPolicy, PASSWORD_MIN_LENGTH } from '@agua/shared';
+import { ERROR_MESSAGES, passwordPolicyError, PASSWORD_MIN_LENGTH } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -20,7 +20,8 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!meetsPasswordPolicy(user?.username ?? '', newPassword)) return setProblem(ERROR_MESSAGES.PASSWORD_POLICY);
+    const policy = passwordPolicyError(user?.username ?? '', newPassword);
+    if (policy) return setProblem(ERROR_MESSAGES[policy]);
     if (newPassword !== confirmPassword) return setProblem('Las contraseñas nuevas no coinciden.');
     setProblem(null);
     try {

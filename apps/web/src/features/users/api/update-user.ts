@@ -5,7 +5,7 @@ import { queryKeys } from '@/lib/query-keys';
 
 export interface UpdateUserInput {
   userId: string;
-  changes: { name?: string; email?: string; role?: Role; status?: UserStatus; masterPassword?: string };
+  changes: { name?: string; email?: string; role?: Role; status?: UserStatus; masterPassword?: string; currentMasterPassword?: string };
 }
 
 /** PATCH /users/{id}: only the fields that changed are sent. */

@@ -15,7 +15,8 @@ import { PasswordInput } from './password-input';
 import { RoleField } from './role-field';
 
 const ID = 'edit-user';
-const FIELD_ORDER = ['name', 'email', 'role', 'status', 'masterPassword'] as const;
+const FIELD_ORDER = ['name', 'email', 'role', 'status', 'masterPassword', 'currentMasterPassword'] as const;
+const CURRENT_MASTER_HINT = 'Para cambiar su propia Contraseña Maestra escriba la actual. Sus otras sesiones se cerrarán.';
 const SELF_NOTE = 'No puede cambiar su propio rol ni estado: pídaselo a otro administrador.';
 
 interface EditUserDialogProps {
@@ -42,10 +43,13 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
   const [role, setRole] = useState<Role>(user.role);
   const [status, setStatus] = useState<UserStatus>(user.status);
   const [masterPassword, setMasterPassword] = useState('');
+  const [currentMasterPassword, setCurrentMasterPassword] = useState('');
   const [errors, setErrors] = useState<UserFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
 
   const becomesAdmin = role === 'admin' && user.role !== 'admin';
+  // The server asks admins for their current master password before taking a new one of their own.
+  const needsCurrentMaster = isSelf && role === 'admin' && masterPassword !== '';
   const masterHint = becomesAdmin
     ? 'Obligatoria al convertir al usuario en administrador: la contraseña maestra propia que se le pedirá al iniciar sesión. Al menos 10 caracteres.'
     : 'Opcional: déjela vacía para conservar la actual, o escriba una nueva (al menos 10 caracteres).';
@@ -58,6 +62,7 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
       name: validateName(name),
       email: validateEmail(email),
       masterPassword: role === 'admin' ? validateMasterPassword(masterPassword, user.username, null, becomesAdmin) : undefined,
+      currentMasterPassword: needsCurrentMaster && !currentMasterPassword ? 'Escriba su Contraseña Maestra actual.' : undefined,
     });
     setErrors(found);
     if (Object.keys(found).length > 0) return focusFirstError(ID, FIELD_ORDER, found);
@@ -69,6 +74,7 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
     if (role !== user.role) changes.role = role;
     if (status !== user.status) changes.status = status;
     if (role === 'admin' && masterPassword) changes.masterPassword = masterPassword;
+    if (needsCurrentMaster) changes.currentMasterPassword = currentMasterPassword;
     if (Object.keys(changes).length === 0) return onClose();
 
     try {
@@ -121,6 +127,16 @@ function EditUserForm({ user, isSelf, onClose }: { user: User; isSelf: boolean; 
             autoComplete="new-password"
             value={masterPassword}
             onChange={(e) => (setMasterPassword(e.target.value), clear('masterPassword'))}
+          />
+        </FormField>
+      ) : null}
+      {needsCurrentMaster ? (
+        <FormField id={`${ID}-currentMasterPassword`} label="Contraseña Maestra actual" hint={CURRENT_MASTER_HINT} error={errors.currentMasterPassword}>
+          <PasswordInput
+            {...fieldAria(`${ID}-currentMasterPassword`, { hint: CURRENT_MASTER_HINT, error: errors.currentMasterPassword })}
+            autoComplete="current-password"
+            value={currentMasterPassword}
+            onChange={(e) => (setCurrentMasterPassword(e.target.value), clear('currentMasterPassword'))}
           />
         </FormField>
       ) : null}

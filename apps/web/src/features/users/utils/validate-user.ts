@@ -1,7 +1,7 @@
-import { PASSWORD_MIN_LENGTH } from '@agua/shared';
+import { ERROR_MESSAGES, PASSWORD_MIN_LENGTH } from '@agua/shared';
 
 /** Fields of the user forms that can carry an inline error. */
-export type UserField = 'name' | 'username' | 'email' | 'role' | 'status' | 'password' | 'masterPassword';
+export type UserField = 'name' | 'username' | 'email' | 'role' | 'status' | 'password' | 'masterPassword' | 'currentMasterPassword';
 export type UserFieldErrors = Partial<Record<UserField, string>>;
 
 // The same limits as the server's route schemas, so that the form rarely meets a 400.
@@ -32,6 +32,7 @@ export function validateEmail(email: string): string | undefined {
 export function validatePassword(password: string, username: string): string | undefined {
   if (!password) return 'La contraseña temporal es obligatoria.';
   if ([...password].length < PASSWORD_MIN_LENGTH) return `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`;
+  if (!password.trim()) return ERROR_MESSAGES.PASSWORD_BLANK;
   if (username.trim() && password.trim().toLowerCase() === username.trim().toLowerCase()) return 'La contraseña no puede ser el nombre de usuario.';
   return undefined;
 }
@@ -43,6 +44,7 @@ export function validatePassword(password: string, username: string): string | u
 export function validateMasterPassword(master: string, username: string, password: string | null, required: boolean): string | undefined {
   if (!master) return required ? 'La Contraseña Maestra es obligatoria para un administrador.' : undefined;
   if ([...master].length < PASSWORD_MIN_LENGTH) return `La Contraseña Maestra debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`;
+  if (!master.trim()) return 'La Contraseña Maestra no puede estar formada solo por espacios en blanco.';
   if (username.trim() && master.trim().toLowerCase() === username.trim().toLowerCase()) return 'La Contraseña Maestra no puede ser el nombre de usuario.';
   if (password && master === password) return 'La Contraseña Maestra debe ser distinta de la contraseña.';
   return undefined;
