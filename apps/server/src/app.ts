@@ -211,7 +211,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ctx.commands.stop();
     await ctx.audit.stop();
     await ctx.mqtt.close();
-    await ctx.devices.stop();
+    // lastSeen is flushed lazily; a storage that refuses it (a full disk) must not stop the shutdown.
+    await ctx.devices.stop().catch((err: unknown) => app.log.error({ err }, 'lastSeen could not be saved at shutdown'));
   });
   return app;
 }
@@ -258,6 +259,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     bus,
     log: app.log,
     onCommandAck: (deviceId, body) => commands.acknowledgeMessage(deviceId, body),
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
   });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
