@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { topics } from '@agua/shared';
@@ -37,7 +36,7 @@ import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
-import { ConnectionCap } from './lib/connection-cap';
+import { connectionCapFor } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
@@ -135,8 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   // One host may not hold every descriptor; a trusted proxy speaks for many clients.
-  const isTrustedProxy = config.trustProxy.length > 0 ? proxyAddr.compile(config.trustProxy) : () => false;
-  const httpConnections = new ConnectionCap(config.maxConnectionsPerAddress, (address) => isTrustedProxy(address, 0));
+  const httpConnections = connectionCapFor(config);
   app.server.on('connection', (socket: Socket) => {
     if (!httpConnections.admit(socket)) socket.destroy();
   });
@@ -259,7 +257,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     bus,
     log: app.log,
     onCommandAck: (deviceId, body) => commands.acknowledgeMessage(deviceId, body),
-    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    connectionCap: connectionCapFor(config),
   });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);

@@ -1,4 +1,5 @@
 import type net from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 
 /**
  * Caps the open connections one address may hold on a listener, so that one host cannot take
@@ -28,4 +29,13 @@ export class ConnectionCap {
     });
     return true;
   }
+}
+
+/**
+ * A listener's cap from the configuration: `MAX_CONNECTIONS_PER_ADDRESS`, with the proxies and
+ * balancers of `TRUST_PROXY` exempt (they speak for many clients).
+ */
+export function connectionCapFor(config: { maxConnectionsPerAddress: number; trustProxy: string[] }): ConnectionCap {
+  const trusted = config.trustProxy.length > 0 ? proxyAddr.compile(config.trustProxy) : null;
+  return new ConnectionCap(config.maxConnectionsPerAddress, (address) => trusted?.(address, 0) ?? false);
 }

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { Duplex, type Readable } from 'node:stream';
-import { Aedes, type AedesPublishPacket, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
+import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared';
@@ -23,8 +23,8 @@ export interface MqttBrokerOptions {
   log: FastifyBaseLogger;
   /** A device's command acknowledgement (issue: commands); returns when it is stored. */
   onCommandAck?: (deviceId: string, payload: unknown) => Promise<void>;
-  /** Open connections one address may hold on the MQTT port (0 = no cap); 128 when not given. */
-  maxConnectionsPerAddress?: number;
+  /** Open connections one address may hold on the MQTT port (trusted balancers exempt); none when not given. */
+  connectionCap?: ConnectionCap;
 }
 
 /** Thrown when the embedded broker cannot take its port. */
@@ -39,11 +39,13 @@ const MAX_PACKET_BYTES = 4 * MAX_BODY_BYTES;
 /** How long a replaced session waits for its successor to get ready before it counts as gone. */
 const HANDOVER_MS = 5_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 128;
 /** A retained status is `online` / `offline`: a few bytes, never a store for anything else. */
 const MAX_RETAINED_STATUS_BYTES = 16;
 /** QoS 1 messages the broker holds for one client: in flight, or waiting for a persistent session. */
 export const MAX_QUEUED_PER_CLIENT = 100;
+
+/** Aedes stamps a publish with the id of the client that sent it (and a will with its owner's); the server's own have none. */
+type StampedPacket = PublishPacket & { clientId?: string };
 
 /** The part of Aedes' persistence the broker uses itself (Aedes does not type it). */
 interface BrokerPersistence extends OutgoingQueues {
@@ -64,6 +66,9 @@ export class MqttBroker {
    * handover, not the device going away (no offline flicker in the browsers).
    */
   private readonly handovers = new Map<string, { timer: NodeJS.Timeout; oldGone: boolean }>();
+  /** Sessions closed because the device's key or access went away: they may publish nothing more, not even their will. */
+  private readonly revoked = new WeakSet<Client>();
+  private readonly connections: ConnectionCap;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly opts: MqttBrokerOptions) {
@@ -73,14 +78,23 @@ export class MqttBroker {
       this.authorizePublish(client, packet).then(() => done(null), (err: Error) => done(err));
     };
     this.aedes.authorizeSubscribe = (client, sub, done) => done(null, this.ownsTopic(client, sub.topic) ? sub : null);
+    this.aedes.authorizeForward = (client, packet) => (this.forwards(client, packet) ? packet : null);
     this.aedes.on('clientReady', (client) => this.clientReady(client));
     this.aedes.on('clientDisconnect', (client) => this.clientGone(client));
     this.server = net.createServer((socket) => this.accept(socket));
-    this.unsubscribe = opts.bus.on('device.revoked', ({ deviceId }) => this.disconnect(deviceId));
+    this.connections = opts.connectionCap ?? new ConnectionCap(0);
+    this.unsubscribe = opts.bus.on('device.revoked', ({ deviceId }) => this.revoke(deviceId));
   }
 
-  /** Hands a connection to the broker through a guard that refuses oversized packets. */
+  /**
+   * Hands a connection to the broker through a guard that refuses oversized packets; one address
+   * holding too many connections already is cut before it costs more than a descriptor.
+   */
   private accept(socket: net.Socket): void {
+    if (!this.connections.admit(socket)) {
+      socket.destroy();
+      return;
+    }
     // PUBACKs are tiny: without this, Nagle and delayed ACKs hold each one ~40 ms.
     socket.setNoDelay(true);
     const limit = new MqttFrameLimit(MAX_PACKET_BYTES);
@@ -97,6 +111,7 @@ export class MqttBroker {
   /** Starts listening; a taken port is a clear error naming MQTT_PORT. */
   async listen(): Promise<number> {
     await this.aedes.listen(); // Aedes 1.x: readies its persistence; nothing is served before.
+    capOutgoingQueues(this.persistence(), MAX_QUEUED_PER_CLIENT);
     await new Promise<void>((resolve, reject) => {
       const onError = (err: NodeJS.ErrnoException) => {
         reject(
@@ -135,9 +150,45 @@ export class MqttBroker {
     });
   }
 
-  /** Closes a device's session (disabled, key rotated, retired). */
-  disconnect(deviceId: string): void {
-    this.sessions.get(deviceId)?.close();
+  /**
+   * The device's key was rotated, it was disabled, retired or purged: its session is closed
+   * (without its will) and whatever it left retained goes, so nothing it published reaches a
+   * later session of that id — a new key, or a new device created under the same id.
+   */
+  private revoke(deviceId: string): void {
+    const session = this.sessions.get(deviceId);
+    if (session) {
+      this.revoked.add(session);
+      session.close();
+    }
+    this.clearRetained(deviceId).catch((err: unknown) => this.opts.log.error({ err, deviceId }, 'clearing retained mqtt messages failed'));
+  }
+
+  /** Publishes an empty retained message (MQTT's "delete") on every retained topic of the device. */
+  private async clearRetained(deviceId: string): Promise<void> {
+    await Promise.all(
+      (await this.retainedTopics(deviceId)).map(
+        (topic) =>
+          new Promise<void>((resolve, reject) => {
+            this.aedes.publish({ cmd: 'publish', topic, payload: Buffer.alloc(0), qos: 0, retain: true, dup: false }, (err) => (err ? reject(err) : resolve()));
+          }),
+      ),
+    );
+  }
+
+  /** Topics holding a retained message under the device's prefix (for checks and tests). */
+  async retainedTopics(deviceId: string): Promise<string[]> {
+    const retained = (await this.persistence().createRetainedStream(`${TOPIC_PREFIX}${deviceId}/#`).toArray()) as PublishPacket[];
+    return retained.map((p) => p.topic);
+  }
+
+  /** How many QoS 1 messages the broker holds for a device's session (for checks and tests). */
+  async queuedMessages(deviceId: string): Promise<number> {
+    return (await queuedFor(this.persistence(), deviceId)).length;
+  }
+
+  private persistence(): BrokerPersistence {
+    return (this.aedes as unknown as { persistence: BrokerPersistence }).persistence;
   }
 
   isConnected(deviceId: string): boolean {
@@ -189,15 +240,39 @@ export class MqttBroker {
   }
 
   private async authorizePublish(client: Client | null, packet: PublishPacket): Promise<void> {
-    if (!client) return; // a stored last will published by the broker itself
-    if (!this.ownsTopic(client, packet.topic)) throw new Error(`publish outside its own topics: ${packet.topic}`);
+    if (!client) {
+      // A stored last will the broker publishes for a session already gone: its owner's rules.
+      const owner = (packet as StampedPacket).clientId;
+      const refusal = owner ? publishRefusal(owner, packet) : 'a will without an owner';
+      if (refusal) throw new Error(refusal);
+      return;
+    }
     const id = client.id;
+    if (this.revoked.has(client)) throw new Error('session revoked');
+    const refusal = publishRefusal(id, packet);
+    if (refusal) {
+      // Aedes closes the connection on this error (PROTOCOL.md: a publish anywhere else closes it).
+      this.opts.log.warn({ deviceId: id, topic: packet.topic, retain: packet.retain }, `mqtt publish refused, connection closed: ${refusal}`);
+      throw new Error(refusal);
+    }
     this.opts.devices.heard(id);
     // Every publish counts against the rate, whatever it holds. Over it nothing is dropped: the
     // PUBACK waits, which slows the device down.
     for (let wait = this.opts.limiter.take(id); wait > 0; wait = this.opts.limiter.take(id)) await sleep(wait);
     if (packet.topic === topics.telemetry(id)) await this.handled(id, () => this.telemetry(id, packet));
     else if (packet.topic === topics.commandAck(id) && this.opts.onCommandAck) await this.handled(id, () => this.commandAck(id, packet));
+  }
+
+  /**
+   * A device receives only what the server publishes for it — its commands and errors — and, when
+   * it subscribes, its own retained status (the will it left: it went away abruptly). Never another
+   * client's publishes, nor the echo of its own.
+   */
+  private forwards(client: Client, packet: StampedPacket): boolean {
+    const id = client.id;
+    if (packet.topic === topics.status(id)) return packet.retain;
+    const fromServer = packet.clientId === undefined;
+    return fromServer && (packet.topic === topics.commands(id) || packet.topic === topics.errors(id));
   }
 
   /** Stores telemetry before the PUBACK. */
@@ -231,7 +306,9 @@ export class MqttBroker {
         throw err;
       }
       const body = { error: err.message || errorMessage(err.code), code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) };
-      await this.publish(topics.errors(deviceId), body).catch(() => undefined);
+      // QoS 0: a refusal is informational (the message is already acknowledged), so it is never
+      // queued for a session that is away and costs the broker nothing to hold.
+      await this.publish(topics.errors(deviceId), body, 0).catch(() => undefined);
     }
   }
 
@@ -255,9 +332,23 @@ export class MqttBroker {
   }
 }
 
+/**
+ * PROTOCOL.md "MQTT": a device publishes only its own telemetry, command acks and status; retain
+ * only on its status, and only `online` / `offline`-sized. The reason it may not, or null.
+ */
+function publishRefusal(deviceId: string, packet: PublishPacket): string | null {
+  const { topic } = packet;
+  if (topic === topics.status(deviceId)) {
+    return packet.retain && Buffer.byteLength(packet.payload) > MAX_RETAINED_STATUS_BYTES ? `retained status over ${MAX_RETAINED_STATUS_BYTES} bytes` : null;
+  }
+  if (topic !== topics.telemetry(deviceId) && topic !== topics.commandAck(deviceId)) return `publish to ${topic}, not its telemetry, commands/ack or status`;
+  return packet.retain ? `retain on ${topic}` : null;
+}
+
+/** Same rules as the HTTP body parser: `__proto__` and `constructor.prototype` keys are invalid JSON. */
 function parseJson(payload: Buffer | string): unknown {
   try {
-    return JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
+    return secureJson.parse(typeof payload === 'string' ? payload : payload.toString('utf8'), null, { protoAction: 'error', constructorAction: 'error' });
   } catch {
     return undefined;
   }
