@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
-const only = process.argv[2]; // optional: typecheck | lint | firmware | unit | e2e
+const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | e2e
 
 const run = (label, cmd, args, env = {}) => {
   if (only && only !== label) return true;
@@ -27,6 +27,7 @@ if (!only || only === 'firmware' || only === 'unit' || only === 'e2e') {
 }
 stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
 stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
+stages.push(['cycles', run('cycles', 'node', ['tools/check-cycles.mjs'])]);
 
 // The reference firmware (firmware/): build the core's host tests and the virtual board (the
 // unit stage runs it against a server), run the doctest suite, cross-compile the core for the

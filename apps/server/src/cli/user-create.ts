@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import readline from 'node:readline';
 import { isRole, meetsPasswordPolicy } from '@agua/shared';
 import { loadConfig } from '../config/env';
-import { hashPassword } from '../features/auth/password';
+import { hashPassword } from '../lib/password';
 import { UsersRepository } from '../features/users/users.repository';
 import { newId } from '../lib/ids';
 import { openStorage } from '../storage/database';

@@ -1,5 +1,5 @@
 import { SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Role, type UserStatus } from '@agua/shared';
-import { hashPassword } from '../features/auth/password';
+import { hashPassword } from '../lib/password';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import type { UsersRepository } from '../features/users/users.repository';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { Role, User, UserStatus } from '@agua/shared';
-import { hashPassword } from '../../src/features/auth/password';
+import { hashPassword } from '../../src/lib/password';
 import { newId } from '../../src/lib/ids';
 import { DEMO_PASSWORDS, sessionCookieOf, type TestServer } from '../helpers/server';
 

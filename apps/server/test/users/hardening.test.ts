@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
-import { hashPassword } from '../../src/features/auth/password';
+import { hashPassword } from '../../src/lib/password';
 import { DEMO_PASSWORDS, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { ackHttp, auditPage, expectApiError, ISO_Z, issueCommand, issueOk, jsonOf } from '../helpers/api';
 import { GATE_1, GATE_2, gateMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';

@@ -6,7 +6,7 @@ import { newSecret } from '../../lib/ids';
 import type { AuditService } from '../audit/audit.service';
 import type { UserRecord, UsersRepository } from '../users/users.repository';
 import type { LoginFailuresRepository } from './login-failures.repository';
-import { hashPassword, verifyPassword } from './password';
+import { hashPassword, verifyPassword } from '../../lib/password';
 import type { SessionRecord, SessionsRepository } from './sessions.repository';
 
 export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;

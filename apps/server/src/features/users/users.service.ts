@@ -2,7 +2,7 @@ import { passwordPolicyError, type Role, type UserStatus } from '@agua/shared';
 import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { AuditService } from '../audit/audit.service';
-import { hashPassword } from '../auth/password';
+import { hashPassword } from '../../lib/password';
 import type { UserRecord, UsersRepository } from './users.repository';
 
 export interface CreateUserInput {
