@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import { topics } from '@agua/shared';
 import websocket from '@fastify/websocket';
@@ -36,6 +36,7 @@ import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
 import { UsersService } from './features/users/users.service';
+import { BackgroundJobs } from './lib/background-jobs';
 import { connectionCapFor } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
 import accessPlugin from './plugins/access';
@@ -96,6 +97,7 @@ export interface AppContext {
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    jobs: BackgroundJobs;
   }
 }
 
@@ -175,44 +177,43 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(usersRoutes, { users: ctx.users, service: ctx.usersService });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
   await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
-  await app.register(historyRoutes, { history: ctx.history, retention: ctx.retention });
+  await app.register(historyRoutes, { history: ctx.history });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
+  const jobs = backgroundJobs(ctx, app.log);
+  app.decorate('jobs', jobs);
   // The broker takes its port when the app gets ready, so a taken port stops the start.
   app.addHook('onReady', async () => {
     const port = await ctx.mqtt.listen();
     app.log.info({ port }, 'embedded MQTT broker listening');
-    await ctx.commands.start();
-    ctx.disk.start();
+    await jobs.startAll();
   });
-
-  const housekeeping = setInterval(() => {
-    ctx.auth.pruneExpired().catch((err: unknown) => app.log.error({ err }, 'session pruning failed'));
-    ctx.devices.flushLastSeen().catch((err: unknown) => app.log.error({ err }, 'lastSeen flush failed'));
-  }, 5_000);
-  housekeeping.unref();
-  // Seqs past their 24 h window: a bounded memory, not a correctness matter (expired runs count for nothing).
-  // Synchronous: a failure (a full disk) would otherwise escape the timer and end the process.
-  const seqPruning = setInterval(() => {
-    try {
-      ctx.readingsWriter.pruneExpiredSeqs();
-    } catch (err) {
-      app.log.error({ err }, 'seq pruning failed');
-    }
-  }, 60_000);
-  seqPruning.unref();
   app.addHook('onClose', async () => {
-    clearInterval(housekeeping);
-    clearInterval(seqPruning);
-    ctx.disk.stop();
-    ctx.commands.stop();
-    await ctx.audit.stop();
+    await jobs.stopAll();
     await ctx.mqtt.close();
-    // lastSeen is flushed lazily; a storage that refuses it (a full disk) must not stop the shutdown.
-    await ctx.devices.stop().catch((err: unknown) => app.log.error({ err }, 'lastSeen could not be saved at shutdown'));
   });
   return app;
+}
+
+/** Every timer and loop of the server, in the order they start (they stop in reverse). */
+function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs {
+  return (
+    new BackgroundJobs(log)
+      // Commands left in flight by a previous run, gates left moving (their travel watch).
+      .add({ name: 'commands', start: () => ctx.commands.start(), stop: () => ctx.commands.stop() })
+      .every('command lifecycle (timeouts, re-delivery)', 1_000, () => ctx.commands.tick())
+      .every('device offline sweep', 1_000, () => ctx.devices.sweepOffline())
+      // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
+      .every('lastSeen flush', 5_000, () => ctx.devices.flushLastSeen(), { onStop: () => ctx.devices.flushLastSeen() })
+      .every('expired sessions', 5_000, () => ctx.auth.pruneExpired())
+      // Seqs past their 24 h window: bounded memory, not correctness (expired runs count for nothing).
+      .every('expired seqs', 60_000, () => ctx.readingsWriter.pruneExpiredSeqs())
+      .add({ name: 'readings retention', start: () => ctx.retention.start(), stop: () => ctx.retention.stop() })
+      .add({ name: 'free disk space', start: () => ctx.disk.start(), stop: () => ctx.disk.stop() })
+      // Summaries of collapsed audit refusals still open at shutdown are written then.
+      .add({ name: 'audit summaries', start: () => undefined, stop: () => ctx.audit.stop() })
+  );
 }
 
 async function createContext(config: Config, storage: Storage, app: FastifyInstance): Promise<AppContext> {
@@ -234,7 +235,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
   const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper });
   const commandsRepo = new CommandsRepository(storage.db);
-  await devices.start(async (id) => {
+  await devices.load(async (id) => {
     const c = await commandsRepo.findById(id);
     return c ? toCommand(c) : null;
   });

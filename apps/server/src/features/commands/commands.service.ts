@@ -44,7 +44,6 @@ type Waiter = (commands: DeviceCommand[]) => void;
 export class CommandsService {
   private readonly inFlight = new Map<string, CommandRecord>();
   private readonly waiters = new Map<string, Set<Waiter>>();
-  private ticker: NodeJS.Timeout | undefined;
   private mqtt: MqttDelivery | null = null;
 
   constructor(
@@ -56,7 +55,7 @@ export class CommandsService {
     private readonly opts: CommandsServiceOptions,
   ) {}
 
-  /** Loads commands left in flight by a previous run and starts the 1 s lifecycle tick. */
+  /** Loads commands left in flight by a previous run; `tick` then runs every second as a background job. */
   async start(): Promise<void> {
     for (const c of await this.repo.findInFlight()) this.inFlight.set(c.deviceId, c);
     this.travel.start();
@@ -66,12 +65,9 @@ export class CommandsService {
       for (const w of [...(this.waiters.get(deviceId) ?? [])]) w([]);
     });
     await this.tick();
-    this.ticker = setInterval(() => void this.tick(), 1000);
-    this.ticker.unref();
   }
 
   stop(): void {
-    if (this.ticker) clearInterval(this.ticker);
     this.travel.stop();
     for (const set of this.waiters.values()) for (const w of set) w([]);
     this.waiters.clear();
@@ -287,7 +283,7 @@ export class CommandsService {
    * that is waiting (a device that lost its ack and went back to waiting), else over MQTT. A
    * command no path has taken yet goes to an MQTT session that came up after it was issued.
    */
-  private async tick(): Promise<void> {
+  async tick(): Promise<void> {
     const now = Date.now();
     for (const c of [...this.inFlight.values()]) {
       if (now >= c.expiresAtMs) await this.finish(c, 'timed_out', null, now).catch(() => undefined);

@@ -32,7 +32,6 @@ export class DevicesService {
   private readonly state = new Map<string, LiveState>();
   private readonly byKeyHash = new Map<string, string>();
   private readonly dirtyLastSeen = new Set<string>();
-  private ticker: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly repo: DevicesRepository,
@@ -40,19 +39,12 @@ export class DevicesService {
     private readonly opts: DevicesServiceOptions,
   ) {}
 
-  /** Loads every device into memory and starts the offline check (every second, PROTOCOL.md). */
-  async start(loadLastCommand: (commandId: string) => Promise<Command | null>): Promise<void> {
+  /** Loads every device into memory; the offline sweep then runs as a background job. */
+  async load(loadLastCommand: (commandId: string) => Promise<Command | null>): Promise<void> {
     for (const record of await this.repo.listAll()) {
       const lastCommand = record.lastCommandId ? await loadLastCommand(record.lastCommandId) : null;
       this.index(record, lastCommand);
     }
-    this.ticker = setInterval(() => this.refreshAll(), 1000);
-    this.ticker.unref();
-  }
-
-  async stop(): Promise<void> {
-    if (this.ticker) clearInterval(this.ticker);
-    await this.flushLastSeen();
   }
 
   private index(record: DeviceRecord, lastCommand: Command | null): LiveState {
@@ -85,7 +77,8 @@ export class DevicesService {
     }
   }
 
-  private refreshAll(): void {
+  /** Turns offline the devices whose timeout ran out (PROTOCOL.md: checked at least every second). */
+  sweepOffline(): void {
     for (const id of this.state.keys()) this.refresh(id);
   }
 

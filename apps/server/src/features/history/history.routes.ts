@@ -1,4 +1,4 @@
-// Reading history, trends and the Excel/CSV exports (API.md); runs the retention schedule. Needs HistoryService and ReadingsRetention.
+// Reading history, trends and the Excel/CSV exports (API.md). Needs HistoryService.
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -8,11 +8,9 @@ import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import { CSV_CONTENT_TYPE, writeCsv } from './export-csv';
 import { writeXlsx, XLSX_CONTENT_TYPE, type RowSource } from './export-xlsx';
 import { DEFAULT_PAGE_LIMIT, type ExportPlan, type HistoryService } from './history.service';
-import type { ReadingsRetention } from './retention';
 
 export interface HistoryRoutesOptions {
   history: HistoryService;
-  retention: ReadingsRetention;
 }
 
 const TIME_FROM = 'ISO 8601 with an offset (400 without), inclusive';
@@ -156,6 +154,4 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
     },
   });
 
-  app.addHook('onReady', async () => opts.retention.start());
-  app.addHook('onClose', async () => opts.retention.stop());
 }

@@ -1,0 +1,79 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/** Something that runs in the background between the server's start and its shutdown. */
+export interface BackgroundJob {
+  name: string;
+  start(): void | Promise<void>;
+  /** Ends the job; awaited at shutdown (a last flush belongs here). */
+  stop(): void | Promise<void>;
+}
+
+/**
+ * The one list of the server's background work (STYLE.md "Background work has one list"):
+ * started in order when the server is ready, stopped in reverse order when it closes, so that
+ * shutdown, tests and — later — "exactly once across instances" have one place to look.
+ */
+export class BackgroundJobs {
+  private readonly jobs: BackgroundJob[] = [];
+  private started: BackgroundJob[] = [];
+
+  constructor(private readonly log: FastifyBaseLogger) {}
+
+  add(job: BackgroundJob): this {
+    this.jobs.push(job);
+    return this;
+  }
+
+  /**
+   * A task run every `everyMs` (first run after one interval). A run never overlaps the previous
+   * one, and a failure is logged, never thrown: one broken task must not end the process.
+   */
+  every(name: string, everyMs: number, run: () => unknown, opts: { onStop?: () => void | Promise<void> } = {}): this {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<unknown> | null = null;
+    const tick = () => {
+      if (running) return;
+      running = (async () => run())()
+        .catch((err: unknown) => this.log.error({ err, job: name }, 'background job failed'))
+        .finally(() => {
+          running = null;
+        });
+    };
+    return this.add({
+      name,
+      start: () => {
+        timer = setInterval(tick, everyMs);
+        timer.unref();
+      },
+      stop: async () => {
+        clearInterval(timer);
+        await running;
+        await opts.onStop?.();
+      },
+    });
+  }
+
+  names(): string[] {
+    return this.jobs.map((j) => j.name);
+  }
+
+  async startAll(): Promise<void> {
+    for (const job of this.jobs) {
+      await job.start();
+      this.started.push(job);
+    }
+  }
+
+  /** Stops what was started, newest first; a job that fails to stop is logged and the others still stop. */
+  async stopAll(): Promise<void> {
+    const started = this.started.reverse();
+    this.started = [];
+    for (const job of started) {
+      try {
+        await job.stop();
+      } catch (err) {
+        this.log.error({ err, job: job.name }, 'background job did not stop cleanly');
+      }
+    }
+  }
+}
