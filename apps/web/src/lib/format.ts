@@ -15,6 +15,7 @@ const integerFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 }
 const dateTimeFormat = new Intl.DateTimeFormat(LOCALE, { dateStyle: 'medium', timeStyle: 'medium' });
 const timeFormat = new Intl.DateTimeFormat(LOCALE, { timeStyle: 'medium' });
 const relativeFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'always', style: 'narrow' });
+const oneDecimalFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
 // numeric 'auto' only for zero: 'ahora' rather than 'hace 0 s'.
 const nowFormat = new Intl.RelativeTimeFormat(LOCALE, { numeric: 'auto', style: 'narrow' });
 
@@ -26,6 +27,13 @@ export function formatNumber(value: number): string {
 /** A whole number (counts, percentages). */
 export function formatInteger(value: number): string {
   return integerFormat.format(value);
+}
+
+/** A size on disk in MB below 1 GB, else in GB with one decimal, e.g. '312 MB', '79,4 GB'. */
+export function formatBytes(bytes: number): string {
+  const mb = bytes / 2 ** 20;
+  if (mb < 1024) return `${integerFormat.format(Math.floor(mb))} MB`;
+  return `${oneDecimalFormat.format(Math.floor((mb / 1024) * 10) / 10)} GB`;
 }
 
 /** A measured value with its unit, e.g. '3,42 m'. */

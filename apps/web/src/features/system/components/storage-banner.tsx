@@ -1,6 +1,6 @@
 import { HardDrive } from 'lucide-react';
 import type { StorageStatus } from '@agua/shared';
-import { formatInteger } from '@/lib/format';
+import { formatBytes } from '@/lib/format';
 import { useStorageStatus } from '../api/get-storage-status';
 
 const FAULT_TEXT: Record<NonNullable<StorageStatus['fault']>['code'], string> = {
@@ -9,8 +9,7 @@ const FAULT_TEXT: Record<NonNullable<StorageStatus['fault']>['code'], string> = 
 };
 
 function lowSpaceText(freeBytes: number): string {
-  const freeMb = formatInteger(Math.floor(freeBytes / 2 ** 20));
-  return `Espacio en disco bajo: quedan ${freeMb} MB libres en el servidor. Libere espacio o amplíe el disco para no perder lecturas.`;
+  return `Espacio en disco bajo: quedan ${formatBytes(freeBytes)} libres en el servidor. Libere espacio o amplíe el disco para no perder lecturas.`;
 }
 
 /**
