@@ -171,6 +171,21 @@ export function ManualContent() {
           instante si pierde la conexión. Sin MQTT, un dispositivo se considera en línea mientras envía datos (por defecto, si se le oyó
           en los últimos 15 segundos).
         </p>
+        <p>
+          Un dispositivo solo puede publicar en sus propios temas <code>telemetry</code>, <code>commands/ack</code> y{' '}
+          <code>status</code>, y solo puede usar retención en <code>status</code>: cualquier otra publicación cierra su conexión.
+          Al renovar la clave, desconectar, retirar o purgar un dispositivo se borran sus mensajes retenidos.
+        </p>
+
+        <h3>Firmware de referencia</h3>
+        <p>
+          La carpeta <code>firmware/</code> del repositorio contiene una biblioteca C++ probada que cumple este protocolo en el lado
+          del equipo (número de secuencia que sobrevive a reinicios, lecturas guardadas sin conexión y enviadas en lotes, cada comando
+          ejecutado una sola vez, comandos caducados rechazados, recorrido de la compuerta vigilado) y dos ejemplos para ESP32:{' '}
+          <code>firmware/examples/level-sensor</code> (sensor de nivel ultrasónico o de presión) y{' '}
+          <code>firmware/examples/gate</code> (compuerta con finales de carrera). Su <code>README.md</code> explica el cableado
+          supuesto y cómo probar una placa virtual contra este servidor.
+        </p>
       </Section>
     </div>
   );
