@@ -1,5 +1,6 @@
 import net from 'node:net';
 import path from 'node:path';
+import { DEFAULT_OFFLINE_AFTER_S } from '@agua/shared';
 
 /**
  * Configuration, parsed once at boot from the environment (PRODUCT.md "Configuration").
@@ -105,7 +106,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     demo,
     simulate: bool(env, 'SIMULATE', demo),
-    deviceOfflineAfterS: int(env, 'DEVICE_OFFLINE_AFTER_S', 15, 1, 86_400),
+    deviceOfflineAfterS: int(env, 'DEVICE_OFFLINE_AFTER_S', DEFAULT_OFFLINE_AFTER_S, 1, 86_400),
     deviceRateLimit: int(env, 'DEVICE_RATE_LIMIT', 50, 0, 1_000_000),
     commandTimeoutS: int(env, 'COMMAND_TIMEOUT_S', 10, 1, 3600),
     sessionTtlH: int(env, 'SESSION_TTL_H', 12, 1, 24 * 365),

@@ -1,19 +1,14 @@
 /** Small, pure readings of a Device that several screens need. */
 import type { Device, GateConfig, GateState, LevelSensorConfig } from '@agua/shared';
-import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, GATE_STATES } from '@agua/shared';
-
-// Used when a device's config does not say: the server's default (PRODUCT.md).
-const DEFAULT_OFFLINE_AFTER_S = 15;
+import { DEFAULT_OFFLINE_AFTER_S, GATE_STATES, levelThresholdsOf } from '@agua/shared';
 
 export function levelConfig(device: Device): LevelSensorConfig | null {
   if (device.type !== 'level_sensor') return null;
   const c = device.config as Partial<LevelSensorConfig>;
   if (typeof c.maxLevel !== 'number') return null;
   return {
-    maxLevel: c.maxLevel,
+    ...levelThresholdsOf(c),
     unit: 'm',
-    warningPct: c.warningPct ?? DEFAULT_WARNING_PCT,
-    criticalPct: c.criticalPct ?? DEFAULT_CRITICAL_PCT,
     offlineAfterS: c.offlineAfterS ?? DEFAULT_OFFLINE_AFTER_S,
   };
 }

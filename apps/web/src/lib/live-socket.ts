@@ -8,6 +8,7 @@ import {
   LIVE_CLOSE_SESSION_ENDED,
   LIVE_HISTORY_PER_SENSOR,
   LIVE_PATH,
+  isNewerReading,
   type Command,
   type Device,
   type LiveEvent,
@@ -123,8 +124,7 @@ function cancelFlush(): void {
 }
 
 function isNewer(candidate: Reading, current: Reading | null): boolean {
-  // A late batch fills the history but never moves the current reading backwards (PROTOCOL.md).
-  return !current || Date.parse(candidate.ts) >= Date.parse(current.ts);
+  return isNewerReading(current ? Date.parse(current.ts) : null, Date.parse(candidate.ts));
 }
 
 function applyCommand(device: Device, command: Command): Device {

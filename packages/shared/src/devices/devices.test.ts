@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptsCommand, DEVICE_ID_REGEX, isCommandInFlight } from './devices';
+import { acceptsCommand, DEVICE_ID_REGEX, GATE_STATES, GATE_TRAVEL_TARGET, isCommandInFlight, isGateMoving } from './devices';
 
 describe('device rules', () => {
   it('gates take abrir, cerrar, detener; sensors read and restart', () => {
@@ -16,5 +16,14 @@ describe('device rules', () => {
     expect(isCommandInFlight('pending')).toBe(true);
     expect(isCommandInFlight('delivered')).toBe(true);
     for (const s of ['succeeded', 'failed', 'timed_out', 'superseded'] as const) expect(isCommandInFlight(s)).toBe(false);
+  });
+});
+
+describe('gate travel', () => {
+  it('abriendo and cerrando are moving, towards abierta and cerrada; the rest are not', () => {
+    expect(GATE_STATES.filter((s) => isGateMoving(s))).toEqual(['abriendo', 'cerrando']);
+    expect(GATE_TRAVEL_TARGET).toEqual({ abriendo: 'abierta', cerrando: 'cerrada' });
+    expect(isGateMoving(null)).toBe(false);
+    expect(isGateMoving('ABRIENDO')).toBe(false);
   });
 });

@@ -10,9 +10,22 @@ export type WaterType = (typeof WATER_TYPES)[number];
 
 /** Time a gate has to reach its final state after acknowledging abrir/cerrar (PROTOCOL.md). */
 export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
+/** Seconds of silence after which a device shows offline, unless it has its own (DEVICE_OFFLINE_AFTER_S). */
+export const DEFAULT_OFFLINE_AFTER_S = 15;
+/** The full scale of a level sensor stored without one (a record from before maxLevel was required). */
+export const DEFAULT_MAX_LEVEL_M = 10;
 
 export const GATE_STATES = ['abierta', 'cerrada', 'abriendo', 'cerrando', 'falla'] as const;
 export type GateState = (typeof GATE_STATES)[number];
+
+/** Where a moving gate is heading: the final state that ends its travel. */
+export const GATE_TRAVEL_TARGET = { abriendo: 'abierta', cerrando: 'cerrada' } as const satisfies Partial<Record<GateState, GateState>>;
+export type MovingGateState = keyof typeof GATE_TRAVEL_TARGET;
+
+/** Whether a gate in this state is travelling (its travel timeout runs). */
+export function isGateMoving(state: string | null | undefined): state is MovingGateState {
+  return state === 'abriendo' || state === 'cerrando';
+}
 
 /** Commands each device type accepts (PRODUCT.md, PROTOCOL.md). */
 export const DEVICE_COMMANDS = {

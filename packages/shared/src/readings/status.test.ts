@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { gateStatus, levelStatus, statusColor, READING_STATUS_LABELS } from './status';
+import { gateStatus, isNewerReading, levelStatus, levelThresholdsOf, statusColor, READING_STATUS_LABELS } from './status';
 
 describe('level status (60 % / 85 % of maxLevel, strictly above)', () => {
   it.each([
@@ -48,5 +48,28 @@ describe('gate status and colours', () => {
 
   it('names statuses in Spanish as the export does', () => {
     expect(READING_STATUS_LABELS).toEqual({ normal: 'Normal', warning: 'Advertencia', critical: 'Crítico', fault: 'Falla' });
+  });
+});
+
+describe('the current reading only moves forward', () => {
+  it.each([
+    [null, 5, true],
+    [undefined, 5, true],
+    [5, 6, true],
+    [5, 5, true], // a tie: the later arrival wins
+    [5, 4, false], // a late batch fills the history only
+  ] as const)('current %s, candidate %d → %s', (current, candidate, newer) => {
+    expect(isNewerReading(current, candidate)).toBe(newer);
+  });
+});
+
+describe('level thresholds with defaults', () => {
+  it.each([
+    [{}, { maxLevel: 10, warningPct: 60, criticalPct: 85 }],
+    [{ maxLevel: 5 }, { maxLevel: 5, warningPct: 60, criticalPct: 85 }],
+    [{ maxLevel: 5, warningPct: 50, criticalPct: null }, { maxLevel: 5, warningPct: 50, criticalPct: 85 }],
+    [{ maxLevel: 2, warningPct: 70, criticalPct: 90 }, { maxLevel: 2, warningPct: 70, criticalPct: 90 }],
+  ])('%o → %o', (settings, expected) => {
+    expect(levelThresholdsOf(settings)).toEqual(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { GateState } from '../devices/devices';
+import { DEFAULT_MAX_LEVEL_M, type GateState } from '../devices/devices';
 
 export const READING_STATUSES = ['normal', 'warning', 'critical', 'fault'] as const;
 export type ReadingStatus = (typeof READING_STATUSES)[number];
@@ -14,6 +14,24 @@ export interface LevelThresholds {
   maxLevel: number;
   warningPct?: number;
   criticalPct?: number;
+}
+
+/**
+ * The current reading of a device is the one with the latest `ts` (PROTOCOL.md): a candidate
+ * replaces it when it is at least as new (the later arrival wins a tie), so a late batch fills
+ * the history without moving the current reading backwards.
+ */
+export function isNewerReading(currentTsMs: number | null | undefined, candidateTsMs: number): boolean {
+  return currentTsMs === null || currentTsMs === undefined || candidateTsMs >= currentTsMs;
+}
+
+/** A level sensor's thresholds with the defaults filled in (60 % / 85 % of maxLevel). */
+export function levelThresholdsOf(settings: { maxLevel?: number | null; warningPct?: number | null; criticalPct?: number | null }): Required<LevelThresholds> {
+  return {
+    maxLevel: settings.maxLevel ?? DEFAULT_MAX_LEVEL_M,
+    warningPct: settings.warningPct ?? DEFAULT_WARNING_PCT,
+    criticalPct: settings.criticalPct ?? DEFAULT_CRITICAL_PCT,
+  };
 }
 
 /** Status of a level reading: strictly above criticalPct → critical, above warningPct → warning. */

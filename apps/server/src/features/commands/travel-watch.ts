@@ -1,9 +1,7 @@
-import { DEFAULT_TRAVEL_TIMEOUT_S, type GateState } from '@agua/shared';
+import { DEFAULT_TRAVEL_TIMEOUT_S, GATE_TRAVEL_TARGET, isGateMoving, type GateState } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
 
-/** Where a moving gate is going. */
-const TARGET_OF_MOVE: Partial<Record<GateState, GateState>> = { abriendo: 'abierta', cerrando: 'cerrada' };
 /** Where a gate command sends a gate. */
 const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
 
@@ -33,8 +31,7 @@ export class GateTravelWatch {
     });
     for (const { id } of this.devices.list()) {
       const state = this.devices.get(id)?.gateState;
-      const target = state ? TARGET_OF_MOVE[state] : undefined;
-      if (target) this.watch(id, target);
+      if (isGateMoving(state)) this.watch(id, GATE_TRAVEL_TARGET[state]);
     }
   }
 
@@ -56,8 +53,8 @@ export class GateTravelWatch {
   }
 
   private reported(deviceId: string, state: GateState): void {
-    const target = TARGET_OF_MOVE[state];
-    if (target) {
+    if (isGateMoving(state)) {
+      const target = GATE_TRAVEL_TARGET[state];
       // Already watched towards that target: the clock keeps running from the first sign.
       if (this.timers.get(deviceId)?.target !== target) this.watch(deviceId, target);
     } else {

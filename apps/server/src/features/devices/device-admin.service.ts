@@ -1,4 +1,4 @@
-import type { DeviceType, GateState, WaterType } from '@agua/shared';
+import { levelThresholdsOf, type DeviceType, type GateState, type WaterType } from '@agua/shared';
 import { AppError, conflict, notFound, unprocessable } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import type { AuditService } from '../audit/audit.service';
@@ -159,9 +159,8 @@ function settingsFor(type: DeviceType, current: DeviceSettings, input: DeviceCon
   }
   if (type === 'level_sensor') {
     if (next.maxLevel === undefined) throw unprocessable('INVALID_VALUE', { field: 'config.maxLevel' });
-    const warning = next.warningPct ?? 60;
-    const critical = next.criticalPct ?? 85;
-    if (warning >= critical) throw new AppError(422, 'INVALID_VALUE', { field: 'config.warningPct', reason: 'warningPct < criticalPct' });
+    const { warningPct, criticalPct } = levelThresholdsOf(next);
+    if (warningPct >= criticalPct) throw new AppError(422, 'INVALID_VALUE', { field: 'config.warningPct', reason: 'warningPct < criticalPct' });
     delete next.travelTimeoutS;
   } else {
     delete next.maxLevel;

@@ -1,7 +1,6 @@
 import {
-  DEFAULT_CRITICAL_PCT,
   DEFAULT_TRAVEL_TIMEOUT_S,
-  DEFAULT_WARNING_PCT,
+  levelThresholdsOf,
   type Command,
   type Device,
   type GateState,
@@ -32,10 +31,8 @@ export function toDevice(
   const config: Device['config'] =
     d.type === 'level_sensor'
       ? {
-          maxLevel: d.settings.maxLevel ?? 10,
+          ...levelThresholdsOf(d.settings),
           unit: 'm',
-          warningPct: d.settings.warningPct ?? DEFAULT_WARNING_PCT,
-          criticalPct: d.settings.criticalPct ?? DEFAULT_CRITICAL_PCT,
           offlineAfterS: offlineAfterS(d, defaultOfflineAfterS),
         }
       : {

@@ -1,4 +1,4 @@
-import type { Command, Device, GateState } from '@agua/shared';
+import { isNewerReading, type Command, type Device, type GateState } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { hashDeviceKey } from './device-keys';
 import { offlineAfterS, toDevice } from './device.mapper';
@@ -150,7 +150,7 @@ export class DevicesService {
     const live = this.state.get(id);
     if (!live) return false;
     const current = live.record.reading;
-    if (current && current.tsMs > reading.tsMs) return false;
+    if (!isNewerReading(current?.tsMs, reading.tsMs)) return false;
     live.record.reading = reading;
     if (live.record.type === 'motorized_gate' && reading.valueText) {
       const changed = live.record.gateState !== reading.valueText;

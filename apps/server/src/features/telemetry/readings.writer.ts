@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { DUPLICATE_WINDOW_MS, type ReadingStatus } from '@agua/shared';
+import { DUPLICATE_WINDOW_MS, isNewerReading, type ReadingStatus } from '@agua/shared';
 import type { StorageHealth } from '../../storage/storage-health';
 import { SeqRuns, type SeqRun } from './seq-runs';
 
@@ -46,7 +46,7 @@ export class SqliteReadingsWriter {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
-    // The current reading only moves forward in time: a late batch fills history only.
+    // The current reading only moves forward in time (isNewerReading, in SQL): a late batch fills history only.
     this.updateCurrent = sqlite.prepare(
       `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?,
          gate_state = COALESCE(?, gate_state), last_seen_ms = COALESCE(MAX(last_seen_ms, ?), last_seen_ms, ?)
@@ -125,7 +125,7 @@ export class SqliteReadingsWriter {
     items.forEach((r, i) => {
       if (!fresh[i]) return;
       const prev = latest.get(r.deviceId);
-      if (!prev || r.tsMs >= prev.tsMs) latest.set(r.deviceId, r);
+      if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
     });
     for (const r of latest.values()) {
       // lastSeen only moves forward, and only for what the device itself sent (NULL leaves it).

@@ -1,4 +1,4 @@
-import { gateStatus, levelStatus } from '@agua/shared';
+import { gateStatus, isNewerReading, levelStatus, levelThresholdsOf } from '@agua/shared';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import { toReading } from '../devices/device.mapper';
@@ -62,11 +62,7 @@ export class TelemetryService {
   private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingToStore {
     const status =
       m.valueNum !== null
-        ? levelStatus(m.valueNum, {
-            maxLevel: device.settings.maxLevel ?? 10,
-            ...(device.settings.warningPct !== undefined ? { warningPct: device.settings.warningPct } : {}),
-            ...(device.settings.criticalPct !== undefined ? { criticalPct: device.settings.criticalPct } : {}),
-          })
+        ? levelStatus(m.valueNum, levelThresholdsOf(device.settings))
         : gateStatus(m.valueText!);
     return { deviceId: device.id, tsMs: m.tsMs, valueNum: m.valueNum, valueText: m.valueText, status, seq: m.seq, boot: m.boot, receivedMs, fromDevice: true };
   }
@@ -88,7 +84,7 @@ export class TelemetryService {
   private publishNewest(deviceId: string, items: ReadingToStore[], fresh: boolean[]): void {
     let newest: ReadingToStore | undefined;
     items.forEach((r, i) => {
-      if (fresh[i] && (!newest || r.tsMs >= newest.tsMs)) newest = r;
+      if (fresh[i] && isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
     });
     if (!newest) return;
     const stored = { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs };

@@ -1,5 +1,5 @@
 import { ArrowDownToLine, ArrowUpFromLine, CircleHelp, DoorClosed, DoorOpen, TriangleAlert, type LucideIcon } from 'lucide-react';
-import { GATE_STATE_LABELS, type GateState } from '@agua/shared';
+import { GATE_STATE_LABELS, isGateMoving, type GateState } from '@agua/shared';
 import { cn } from '@/lib/utils';
 
 const ICONS: Record<GateState, LucideIcon> = {
@@ -13,7 +13,7 @@ const ICONS: Record<GateState, LucideIcon> = {
 /** A gate's state as icon + word; moving states animate gently (not with reduced motion). */
 export function GateStateView({ state, className, size = 'md' }: { state: GateState | null; className?: string; size?: 'md' | 'lg' }) {
   const Icon = state ? ICONS[state] : CircleHelp;
-  const moving = state === 'abriendo' || state === 'cerrando';
+  const moving = isGateMoving(state);
   return (
     <span className={cn('inline-flex items-center gap-2 font-semibold', size === 'lg' ? 'text-2xl' : 'text-base', className)}>
       <Icon

@@ -1,5 +1,5 @@
 import { Clock } from 'lucide-react';
-import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, type Device } from '@agua/shared';
+import { levelThresholdsOf, type Device } from '@agua/shared';
 import { ReadingStatusBadge } from '@/components/device/reading-status';
 import { RelativeTime } from '@/components/device/relative-time';
 import { useNow } from '@/hooks/use-now';
@@ -11,13 +11,12 @@ import { LevelSparkline } from './level-sparkline';
 
 /** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age. */
 export function LevelSensorBody({ device }: { device: Device }) {
-  const config = levelConfig(device);
+  const { maxLevel, warningPct, criticalPct } = levelThresholdsOf(levelConfig(device) ?? {});
   const now = useNow();
   const live = hasLiveReading(device) && typeof device.reading?.value === 'number';
   const reading = live ? device.reading : null;
   const value = reading && typeof reading.value === 'number' ? reading.value : null;
   const stale = reading ? isReadingStale(device, now) : false;
-  const maxLevel = config?.maxLevel ?? 1;
   const percent = value === null ? null : (value / maxLevel) * 100;
 
   return (
@@ -55,8 +54,8 @@ export function LevelSensorBody({ device }: { device: Device }) {
       <LevelGauge
         percent={percent}
         status={reading ? reading.status : null}
-        warningPct={config?.warningPct ?? DEFAULT_WARNING_PCT}
-        criticalPct={config?.criticalPct ?? DEFAULT_CRITICAL_PCT}
+        warningPct={warningPct}
+        criticalPct={criticalPct}
         stale={stale}
       />
     </div>

@@ -1,6 +1,6 @@
 import { useCallback, useRef } from 'react';
 import type uPlot from 'uplot';
-import { GATE_STATE_LABELS, type GateState } from '@agua/shared';
+import { GATE_STATE_LABELS, isGateMoving, type GateState } from '@agua/shared';
 import { useTheme } from '@/lib/theme';
 import { chartFont, readChartColors, withAlpha, type ChartColors } from '../utils/chart-theme';
 import { segmentAt, type GateSegment } from '../utils/gate-segments';
@@ -18,7 +18,7 @@ export const GATE_BAND_LABELS: Record<GateBand, string> = {
 };
 
 export function gateBand(state: GateState): GateBand {
-  return state === 'abriendo' || state === 'cerrando' ? 'moving' : state;
+  return isGateMoving(state) ? 'moving' : state;
 }
 
 /** Band fills: the accent for water flowing, gray for closed, red only for a fault (ISA-101). */

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LineChart } from 'lucide-react';
-import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, type Device } from '@agua/shared';
+import { levelThresholdsOf, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
@@ -107,7 +107,7 @@ export function TrendChart({ device }: { device: Device }) {
     body = (
       <LevelTrendPlot
         data={level.data}
-        thresholds={{ maxLevel: config?.maxLevel ?? 1, warningPct: config?.warningPct ?? DEFAULT_WARNING_PCT, criticalPct: config?.criticalPct ?? DEFAULT_CRITICAL_PCT }}
+        thresholds={levelThresholdsOf(config ?? {})}
         xWindow={xWindow}
         height={height}
       />
