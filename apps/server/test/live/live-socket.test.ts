@@ -13,7 +13,9 @@ import {
   levelMsg,
   openLive,
   postTelemetry,
+  publishQos1,
   sleep,
+  waitFor,
   type LiveSocket,
 } from '../helpers/protocol';
 
@@ -147,6 +149,31 @@ describe('live socket /api/v1/live', () => {
         expect(upd.data.lastSeen).toEqual(expect.any(String));
       } finally {
         await endClient(client, true);
+      }
+    });
+
+    it('one acknowledgement is one device change: a single device.updated with the new command status and gate state', async () => {
+      const live = await connect(await s.login('viewer'));
+      await live.next((f) => f.type === 'hello');
+      const device = await connectDevice(s, GATE_2);
+      try {
+        const commands: Array<{ id: string }> = [];
+        device.on('message', (_topic, payload) => commands.push(JSON.parse(payload.toString()) as { id: string }));
+        await new Promise<void>((resolve, reject) => device.subscribe(`agua/v1/${GATE_2}/commands`, { qos: 1 }, (err) => (err ? reject(err) : resolve())));
+        const issued = await s.fetch(`/api/v1/devices/${GATE_2}/commands`, { method: 'POST', cookie: await s.login('operator'), json: { command: 'abrir' } });
+        expect(issued.status).toBe(202);
+        await waitFor(() => commands.length > 0);
+        await sleep(300); // the delivery's own frames have gone out
+        const from = live.frames.length;
+        await publishQos1(device, `agua/v1/${GATE_2}/commands/ack`, { id: commands[0]!.id, success: true, state: 'abriendo' });
+        await live.next((f) => f.type === 'device.updated' && f.data.id === GATE_2, 1500, from);
+        await sleep(400); // anything else this change would send has arrived by now
+        const updates = live.frames.slice(from).filter((f) => f.type === 'device.updated' && f.data.id === GATE_2);
+        expect(updates).toHaveLength(1);
+        expect(updates[0]!.data).toMatchObject({ config: { state: 'abriendo' }, lastCommand: { id: commands[0]!.id, status: 'succeeded' } });
+        expect(live.frames.slice(from).filter((f) => f.type === 'command.updated')).toHaveLength(1);
+      } finally {
+        await endClient(device, true);
       }
     });
 

@@ -212,13 +212,15 @@ export class CommandsService {
     const live = this.inFlight.get(deviceId);
     const c = live?.id === commandId ? live : await this.repo.findById(commandId);
     if (!c || c.deviceId !== deviceId) throw notFound('COMMAND_NOT_FOUND');
-    await this.applyReportedState(deviceId, ack);
     // A late acknowledgement changes nothing, so it leaves no trace in the audit either: a device
     // repeating one could otherwise write to the append-only trail without end.
-    if (c === live) {
-      await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now());
-      if (ack.success) this.travel.commandTaken(deviceId, c.command);
+    if (c !== live) {
+      await this.applyReportedState(deviceId, ack);
+      return c.status;
     }
+    const gateState = ack.state && this.devices.get(deviceId)?.type === 'motorized_gate' ? ack.state : undefined;
+    await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now(), gateState);
+    if (ack.success) this.travel.commandTaken(deviceId, c.command);
     return c.status;
   }
 
@@ -251,16 +253,17 @@ export class CommandsService {
       c.deliveredAtMs = now;
     }
     await this.repo.save(c);
-    if (first) this.publishChange(c);
+    if (first) await this.publishChange(c);
   }
 
-  private async finish(c: CommandRecord, status: CommandStatus, message: string | null, now: number): Promise<void> {
+  /** Ends a command; the gate state its acknowledgement reported goes out in the same device change. */
+  private async finish(c: CommandRecord, status: CommandStatus, message: string | null, now: number, gateState?: GateState): Promise<void> {
     c.status = status;
     c.completedAtMs = now;
     c.message = message;
     if (this.inFlight.get(c.deviceId) === c) this.inFlight.delete(c.deviceId);
     await this.repo.save(c);
-    this.publishChange(c);
+    await this.publishChange(c, gateState);
     await this.audit.record({
       action: 'command.completed',
       userId: c.issuedBy?.id ?? null,
@@ -272,10 +275,10 @@ export class CommandsService {
     });
   }
 
-  private publishChange(c: CommandRecord): void {
+  private async publishChange(c: CommandRecord, gateState?: GateState): Promise<void> {
     const command = toCommand(c);
     this.bus.emit('command.updated', command);
-    void this.devices.setLastCommand(command, false);
+    await this.devices.setLastCommand(command, false, gateState);
   }
 
   /**

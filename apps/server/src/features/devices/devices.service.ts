@@ -160,26 +160,36 @@ export class DevicesService {
     return true;
   }
 
-  /** Shows a command as the device's last one; stores the link when it is a new command. */
-  async setLastCommand(command: Command, isNew = true): Promise<void> {
+  /**
+   * Shows a command as the device's last one (stores the link when it is a new command), together
+   * with the gate state its acknowledgement reported: one change, one live frame.
+   */
+  async setLastCommand(command: Command, isNew = true, gateState?: GateState): Promise<void> {
     const live = this.state.get(command.deviceId);
     if (!live) return;
-    if (live.lastCommand && live.lastCommand.id !== command.id && !isNew) return;
-    live.lastCommand = command;
-    if (isNew && live.record.lastCommandId !== command.id) {
-      live.record.lastCommandId = command.id;
-      await this.repo.setLastCommand(command.deviceId, command.id);
+    const shown = !(live.lastCommand && live.lastCommand.id !== command.id && !isNew);
+    if (shown) {
+      live.lastCommand = command;
+      if (isNew && live.record.lastCommandId !== command.id) {
+        live.record.lastCommandId = command.id;
+        await this.repo.setLastCommand(command.deviceId, command.id);
+      }
     }
-    this.refresh(command.deviceId, true);
+    const stateChanged = gateState !== undefined && (await this.storeGateState(live, gateState));
+    if (shown || stateChanged) this.refresh(command.deviceId, true);
   }
 
   /** The gate's real state, as the device reported it (acknowledgement) or as judged (travel fault). */
   async setGateState(id: string, state: GateState): Promise<void> {
     const live = this.state.get(id);
-    if (!live || live.record.type !== 'motorized_gate' || live.record.gateState === state) return;
+    if (live && (await this.storeGateState(live, state))) this.refresh(id, true);
+  }
+
+  private async storeGateState(live: LiveState, state: GateState): Promise<boolean> {
+    if (live.record.type !== 'motorized_gate' || live.record.gateState === state) return false;
     live.record.gateState = state;
-    await this.repo.setGateState(id, state);
-    this.refresh(id, true);
+    await this.repo.setGateState(live.record.id, state);
+    return true;
   }
 
   /** Whether the device holds an MQTT session or a long poll right now. */
