@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Bundles the server's TypeScript (with the workspace packages it uses) into
-// apps/server/dist/server.mjs; npm packages stay external and load from node_modules. Running
+// apps/server/dist/server.mjs, and each worker thread's entry next to it (lib/worker-thread.ts
+// starts `<name>.mjs` from there); npm packages stay external and load from node_modules. Running
 // the bundle instead of compiling through tsx at start saves ~45 MB of resident memory.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const serverBundle = path.join(root, 'apps/server/dist/server.mjs');
+const distDir = path.join(root, 'apps/server/dist');
+export const serverBundle = path.join(distDir, 'server.mjs');
+/** Entry points, by the name of their bundle. */
+const entries = {
+  server: 'apps/server/src/server.ts',
+  'readings-writer.worker': 'apps/server/src/features/telemetry/readings-writer.worker.ts',
+};
 /** What the bundle is made of: rebuilt when any of these is newer. */
 export const serverSources = ['apps/server/src', 'packages/shared/src', 'tools/simulator/src'].map((p) => path.join(root, p));
 
@@ -23,8 +30,9 @@ function npmPackages() {
 
 export async function buildServer() {
   await build({
-    entryPoints: [path.join(root, 'apps/server/src/server.ts')],
-    outfile: serverBundle,
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
+    outdir: distDir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -6,6 +6,12 @@ import { topics } from '@agua/shared';
 import websocket from '@fastify/websocket';
 import type { Config } from './config/env';
 import { seedDemo } from './demo/seed';
+import { AlarmRulesRepository } from './features/alarms/alarm-rules.repository';
+import { AlarmRulesService } from './features/alarms/alarm-rules.service';
+import { AlarmEngine } from './features/alarms/alarm-engine';
+import alarmsRoutes from './features/alarms/alarms.routes';
+import { AlarmsRepository } from './features/alarms/alarms.repository';
+import { AlarmsService } from './features/alarms/alarms.service';
 import { AuditRepository } from './features/audit/audit.repository';
 import auditRoutes from './features/audit/audit.routes';
 import { AuditService } from './features/audit/audit.service';
@@ -18,6 +24,9 @@ import commandsRoutes from './features/commands/commands.routes';
 import { CommandsService } from './features/commands/commands.service';
 import { GateTravelWatch } from './features/commands/travel-watch';
 import { DeviceAdminService } from './features/devices/device-admin.service';
+import { DeviceGateway } from './features/gateway/device-gateway';
+import deviceRoutes from './features/gateway/device.routes';
+import { DeviceRateLimiter } from './features/gateway/rate-limiter';
 import { DevicesRepository } from './features/devices/devices.repository';
 import { ReadingsRepository } from './features/history/readings.repository';
 import historyRoutes from './features/history/history.routes';
@@ -29,9 +38,7 @@ import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
 import { MqttBroker } from './features/mqtt/mqtt.broker';
 import systemRoutes from './features/system/system.routes';
-import { DeviceRateLimiter } from './features/telemetry/rate-limiter';
-import { SqliteReadingsWriter } from './features/telemetry/readings.writer';
-import telemetryRoutes from './features/telemetry/telemetry.routes';
+import { ReadingsWriterThread } from './features/telemetry/readings-writer.thread';
 import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
@@ -81,14 +88,17 @@ export interface AppContext {
   devices: DevicesService;
   devicesRepo: DevicesRepository;
   telemetry: TelemetryService;
-  limiter: DeviceRateLimiter;
-  readingsWriter: SqliteReadingsWriter;
+  gateway: DeviceGateway;
+  readingsWriter: ReadingsWriterThread;
   mqtt: MqttBroker;
   commands: CommandsService;
   commandsRepo: CommandsRepository;
   deviceAdmin: DeviceAdminService;
   readings: ReadingsRepository;
   history: HistoryService;
+  alarmRules: AlarmRulesService;
+  alarmEngine: AlarmEngine;
+  alarms: AlarmsService;
   retention: ReadingsRetention;
   storageHealth: StorageHealth;
   disk: DiskSpaceWatch;
@@ -173,12 +183,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, { auth: ctx.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: ctx.devices, admin: ctx.deviceAdmin });
-  await app.register(commandsRoutes, { commands: ctx.commands, repo: ctx.commandsRepo, telemetry: ctx.telemetry, limiter: ctx.limiter });
+  await app.register(commandsRoutes, { commands: ctx.commands, repo: ctx.commandsRepo });
   await app.register(usersRoutes, { users: ctx.users, service: ctx.usersService });
   await app.register(auditRoutes, { repo: ctx.auditRepo });
-  await app.register(telemetryRoutes, { telemetry: ctx.telemetry, limiter: ctx.limiter, pendingCommands: (deviceId) => ctx.commands.handOut(deviceId) });
+  await app.register(deviceRoutes, { gateway: ctx.gateway });
   await app.register(historyRoutes, { history: ctx.history });
-  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices });
+  await app.register(alarmsRoutes, { rules: ctx.alarmRules, alarms: ctx.alarms, devices: ctx.devices });
+  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open() });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
   const jobs = backgroundJobs(ctx, app.log);
@@ -192,6 +203,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => {
     await jobs.stopAll();
     await ctx.mqtt.close();
+    // After the broker: what devices sent until then is committed before the thread ends.
+    await ctx.readingsWriter.close();
   });
   return app;
 }
@@ -202,6 +215,8 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
     new BackgroundJobs(log)
       // Commands left in flight by a previous run, gates left moving (their travel watch).
       .add({ name: 'commands', start: () => ctx.commands.start(), stop: () => ctx.commands.stop() })
+      // Open alarms, shelving expiries, and every device evaluated again from what is stored.
+      .add({ name: 'alarm engine', start: () => ctx.alarmEngine.start(), stop: () => ctx.alarmEngine.stop() })
       .every('command lifecycle (timeouts, re-delivery)', 1_000, () => ctx.commands.tick())
       .every('device offline sweep', 1_000, () => ctx.devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
@@ -239,9 +254,8 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     const c = await commandsRepo.findById(id);
     return c ? toCommand(c) : null;
   });
-  const readingsWriter = new SqliteReadingsWriter(storage.sqlite, storageHealth);
+  const readingsWriter = new ReadingsWriterThread(storage.file, storageHealth, app.log);
   const telemetry = new TelemetryService(readingsWriter, devices, bus);
-  const limiter = new DeviceRateLimiter(config.deviceRateLimit);
   const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
     app.log.error({ err }, 'recording a gate travel fault failed'),
   );
@@ -249,28 +263,29 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     commandTimeoutS: config.commandTimeoutS,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
-  const mqtt = new MqttBroker({
-    port: config.mqttPort,
-    host: config.host,
-    telemetry,
-    devices,
-    limiter,
-    bus,
-    log: app.log,
-    onCommandAck: (deviceId, body) => commands.acknowledgeMessage(deviceId, body),
-    connectionCap: connectionCapFor(config),
-  });
+  const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands });
+  const mqtt = new MqttBroker({ port: config.mqttPort, host: config.host, gateway, bus, log: app.log, connectionCap: connectionCapFor(config) });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
   const readings = new ReadingsRepository(storage.db);
+  const alarmRules = new AlarmRulesService(new AlarmRulesRepository(storage.db), audit, bus);
+  await alarmRules.load(devices.listRecords().filter((d) => d.retiredAtMs === null));
+  const alarmsRepo = new AlarmsRepository(storage.db);
+  // Alarm changes are written by the writer thread too: one connection writes (ADR 009).
+  const alarmEngine = new AlarmEngine(alarmsRepo, { writeAll: (changes) => readingsWriter.writeAlarms(changes) }, alarmRules, devices, bus, app.log);
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
-    purgeHistory: async (deviceId) => {
+    created: (device) => alarmRules.createDefaults(device),
+    settingsChanged: (device, before) => alarmRules.thresholdsChanged(device, before),
+    purging: async (deviceId) => {
       await readings.deleteByDevice(deviceId);
-      readingsWriter.forgetDevice(deviceId);
+      await readingsWriter.forgetDevice(deviceId);
       await commandsRepo.deleteByDevice(deviceId);
+      await alarmEngine.purgeDevice(deviceId);
+      alarmRules.forget(deviceId);
     },
   });
+  const alarms = new AlarmsService(alarmEngine, alarmsRepo, audit);
   const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
-  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, limiter, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, retention, storageHealth, disk };
+  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, retention, storageHealth, disk };
 }

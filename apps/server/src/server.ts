@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = isLoopback(config.host) || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    fleets = startDemoSimulation(`http://${host}:${port}`, `mqtt://${host}:${app.ctx.mqtt.port()}`, app.log);
+    fleets = startDemoSimulation(`http://${host}:${port}`, `mqtt://${host}:${app.ctx.mqtt.port()}`, app.log, { seed: config.simulatorSeed, gateFaults: config.simulatorGateFaults });
     app.log.info('device simulator running for the demo devices');
   }
 }

@@ -10,6 +10,7 @@ describe('background jobs', () => {
     const s = await startServer({}, { dataDir });
     expect(s.app.jobs.names()).toEqual([
       'commands',
+      'alarm engine',
       'command lifecycle (timeouts, re-delivery)',
       'device offline sweep',
       'lastSeen flush',

@@ -44,12 +44,23 @@ export async function registerDevices(baseUrl: string, adminCookie: string, pref
   return out;
 }
 
+/** One reading of a device: what the load sends and what the raw SQLite ceiling stores. */
+export interface BenchReading {
+  seq: number;
+  value: number;
+  tsMs: number;
+}
+
+function messageJson(d: BenchDevice, r: BenchReading): string {
+  return `{"deviceId":"${d.id}","type":"level_sensor","data":{"value":${r.value},"unit":"m"},"ts":${r.tsMs},"seq":${r.seq},"boot":"${d.boot}"}`;
+}
+
 /**
  * One reading as firmware sends it: epoch-ms `ts`, `seq` and `boot` (so the dedupe path is
  * exercised, as with the simulator). Built as a string: the load generator shares the machine.
  */
 export function readingJson(d: BenchDevice, value: number, tsMs: number): string {
-  return `{"deviceId":"${d.id}","type":"level_sensor","data":{"value":${value},"unit":"m"},"ts":${tsMs},"seq":${d.seq++},"boot":"${d.boot}"}`;
+  return messageJson(d, { seq: d.seq++, value, tsMs });
 }
 
 /** A level that moves a little, always inside 0…maxLevel (5 m). */
@@ -61,17 +72,25 @@ export function levelValue(seq: number): number {
 export const BATCH_SPACING_MS = 10;
 
 /**
- * A batch of `n` buffered readings, oldest first, `BATCH_SPACING_MS` apart, as a device catching
- * up sends them: each batch continues where the device's previous one ended (history never
- * overlaps), starting an hour back and never passing now.
+ * The `n` buffered readings of a device's next batch, oldest first, `BATCH_SPACING_MS` apart, as
+ * a device catching up sends them: each batch continues where the device's previous one ended
+ * (history never overlaps), starting an hour back and never passing now.
  */
-export function batchJson(d: BenchDevice, n: number, nowMs: number): string {
-  const parts: string[] = new Array(n);
+export function nextBatch(d: BenchDevice, n: number, nowMs: number): BenchReading[] {
+  const out: BenchReading[] = new Array(n);
   let ts = d.nextTs ?? nowMs - 3600_000;
   for (let i = 0; i < n; i++) {
-    parts[i] = readingJson(d, levelValue(d.seq), Math.min(ts, nowMs));
+    const seq = d.seq++;
+    out[i] = { seq, value: levelValue(seq), tsMs: Math.min(ts, nowMs) };
     ts += BATCH_SPACING_MS;
   }
   d.nextTs = ts;
-  return `[${parts.join(',')}]`;
+  return out;
+}
+
+/** The body of a batch request: `nextBatch` as a JSON array. */
+export function batchJson(d: BenchDevice, n: number, nowMs: number): string {
+  return `[${nextBatch(d, n, nowMs)
+    .map((r) => messageJson(d, r))
+    .join(',')}]`;
 }

@@ -1,21 +1,26 @@
-import http from 'node:http';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import type { BenchDevice } from './devices';
-import { readingJson } from './devices';
-import type { FromReceiver, ToReceiver } from './live-receiver';
+import type { FromReceiver, ReceiverInit, ToReceiver } from './live-receiver';
+import type { FromSender, SenderInit, ToSender } from './live-sender';
+import { histogramMerge, histogramPercentile, newHistogram, sleep } from './stats';
+import { ask, nextMessage, startWorker } from './worker-thread';
 
 export interface LiveLatencyResult {
-  durationS: number;
   /** Readings POSTed / answered 202 / failed. */
   sent: number;
   ok: number;
   failed: number;
-  /** Achieved send rate, readings/s. */
+  /** Offered rate (readings sent while the run lasted) and answered rate (202s until the last answer), per second. */
   sendRate: number;
-  /** (reading, socket) pairs that arrived as a reading.created frame / that were expected. */
+  answerRate: number;
+  /** (reading, probe socket) pairs that arrived as a reading.created frame / that were expected. */
   delivered: number;
   expected: number;
-  /** POST send → frame receipt, ms, over every (reading, socket) pair delivered. */
+  /** Sockets (and probes among them) open at the start of the run, and closed by the server during it (too slow). */
+  sockets: number;
+  probes: number;
+  socketsClosed: number;
+  /** POST send → frame receipt, ms, over every (reading, probe socket) pair delivered. */
   p50: number;
   p99: number;
   max: number;
@@ -23,148 +28,122 @@ export interface LiveLatencyResult {
   postP99: number;
 }
 
-const now = () => performance.timeOrigin + performance.now();
+export interface LiveLatencyOptions {
+  baseUrl: string;
+  devices: BenchDevice[];
+  /** A new viewer session's cookie (the server caps the live sockets of one session). */
+  newSession: () => Promise<string>;
+  socketsPerSession: number;
+  sockets: number;
+  /** Sockets that parse and time the frames; the others read and drop them (live-receiver.ts). */
+  probes: number;
+  /** Worker threads holding the sockets / POSTing the readings (devices split between senders). */
+  receivers: number;
+  senders: number;
+  /** Keep-alive POST connections, all senders together. */
+  postConnections: number;
+}
+
+/** `total` split into `parts` near-equal shares. */
+function split(total: number, parts: number): number[] {
+  return Array.from({ length: parts }, (_, i) => Math.floor(total / parts) + (i < total % parts ? 1 : 0));
+}
 
 /**
- * Browsers on the live socket (ws clients with a session cookie, in a worker thread) and devices
- * POSTing single readings at a fixed total rate (main thread); measures the time from sending the
- * POST to each socket receiving the matching reading.created frame (matched by deviceId + value).
+ * Browsers on the live socket (viewer sessions, in receiver worker threads: a few ws probes that
+ * time the frames, the rest sinks that drop them) and devices POSTing single readings at a fixed total rate (in sender worker threads); measures
+ * the time from sending the POST to each socket receiving the matching reading.created frame
+ * (matched by deviceId + value).
  */
 export class LiveLatencyBench {
-  private worker: Worker | null = null;
-  private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-  constructor(
-    private readonly baseUrl: string,
-    private readonly devices: BenchDevice[],
+  private constructor(
+    private readonly receivers: Worker[],
+    private readonly senders: Worker[],
   ) {}
 
-  private next(): Promise<FromReceiver> {
-    return new Promise((resolve, reject) => {
-      const w = this.worker!;
-      const onMessage = (m: FromReceiver) => {
-        w.off('error', onError);
-        resolve(m);
+  static async open(opts: LiveLatencyOptions): Promise<LiveLatencyBench> {
+    const wsUrl = opts.baseUrl.replace(/^http/, 'ws') + '/api/v1/live';
+    // Every sender talks to every receiver directly: send times need not pass through this thread.
+    const channels = Array.from({ length: opts.senders }, () => Array.from({ length: opts.receivers }, () => new MessageChannel()));
+    const receivers: Worker[] = [];
+    const probes = split(Math.min(opts.probes, opts.sockets), opts.receivers);
+    for (const [r, sockets] of split(opts.sockets, opts.receivers).entries()) {
+      const cookies: string[] = [];
+      for (let i = 0; i < Math.ceil(sockets / opts.socketsPerSession); i++) cookies.push(await opts.newSession());
+      const ports: MessagePort[] = channels.map((row) => row[r]!.port2);
+      const init: ReceiverInit = { wsUrl, cookies, socketsPerCookie: opts.socketsPerSession, sockets, probes: probes[r]!, senders: ports };
+      receivers.push(startWorker('./live-receiver.ts', init, ports));
+    }
+    const deviceShares = split(opts.devices.length, opts.senders);
+    const senders = deviceShares.map((n, s) => {
+      const first = deviceShares.slice(0, s).reduce((a, b) => a + b, 0);
+      const ports: MessagePort[] = channels[s]!.map((c) => c.port1);
+      const init: SenderInit = {
+        baseUrl: opts.baseUrl,
+        devices: opts.devices.slice(first, first + n),
+        maxSockets: Math.max(1, Math.ceil(opts.postConnections / opts.senders)),
+        receivers: ports,
       };
-      const onError = (e: Error) => {
-        w.off('message', onMessage);
-        reject(e);
-      };
-      w.once('message', onMessage);
-      w.once('error', onError);
+      return startWorker('./live-sender.ts', init, ports);
     });
+    const bench = new LiveLatencyBench(receivers, senders);
+    for (const w of receivers) {
+      const m = await nextMessage<FromReceiver>(w);
+      if (m.type !== 'ready') {
+        await bench.close();
+        throw new Error(`live sockets: ${m.type === 'error' ? m.message : m.type}`);
+      }
+    }
+    return bench;
   }
 
-  private post(msg: ToReceiver): void {
-    this.worker!.postMessage(msg);
-  }
+  /** Sends `rate` readings/s for `durationS`, waits for every answer and `graceMs` for the last frames. */
+  async run(durationS: number, rate: number, graceMs = 500): Promise<LiveLatencyResult> {
+    for (const w of this.receivers) w.postMessage({ type: 'run' } satisfies ToReceiver);
+    const rates = split(rate, this.senders.length);
+    const done = await Promise.all(
+      this.senders.map(async (w, i) => {
+        const m = await ask<FromSender>(w, { type: 'run', durationS, rate: rates[i]! } satisfies ToSender);
+        if (m.type !== 'done') throw new Error(`live sender answered ${m.type}`);
+        return m;
+      }),
+    );
+    await sleep(graceMs);
+    const results = await Promise.all(
+      this.receivers.map(async (w) => {
+        const m = await ask<FromReceiver>(w, { type: 'end' } satisfies ToReceiver);
+        if (m.type !== 'result') throw new Error(`live receiver answered ${m.type}`);
+        return m;
+      }),
+    );
 
-  /** Opens `count` live sockets with the cookie (in the worker) and waits for each one's hello. */
-  async openSockets(count: number, cookie: string): Promise<void> {
-    const wsUrl = this.baseUrl.replace(/^http/, 'ws') + '/api/v1/live';
-    // The worker registers tsx's loader itself (a worker does not inherit the main thread's hooks).
-    this.worker = new Worker(new URL('./live-receiver.boot.mjs', import.meta.url), { workerData: { wsUrl, cookie, sockets: count } });
-    const m = await this.next();
-    if (m.type !== 'ready') throw new Error(`live sockets: ${m.type === 'error' ? m.message : m.type}`);
-  }
-
-  private send(d: BenchDevice, body: string): Promise<number> {
-    return new Promise((resolve) => {
-      const req = http.request(
-        `${this.baseUrl}/api/v1/telemetry`,
-        { method: 'POST', agent: this.agent, headers: { 'content-type': 'application/json', 'x-api-key': d.key, 'content-length': Buffer.byteLength(body) } },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', () => resolve(0));
-      req.end(body);
-    });
-  }
-
-  /**
-   * Every device sends `perDeviceHz` readings per second (phases spread so the total is even)
-   * for `durationS`; then waits for the answers and `graceMs` for the last frames.
-   */
-  async run(durationS: number, perDeviceHz: number, sockets: number, graceMs = 500): Promise<LiveLatencyResult> {
-    this.post({ type: 'run' });
-    let sent = 0;
-    let ok = 0;
-    let failed = 0;
-    const postLatencies: number[] = [];
-    const pending = new Set<Promise<unknown>>();
-    const periodMs = 1000 / perDeviceHz;
-    const start = performance.now();
-    const stopAt = start + durationS * 1000;
-
-    // One timer per device. Each tick sends what is due, so a late timer catches up instead of
-    // lowering the rate (the catch-up shows as a burst, which the coalescing may then merge).
-    const timers = this.devices.map((d, i) => {
-      let due = start + (i * periodMs) / this.devices.length;
-      let timer: NodeJS.Timeout;
-      const tick = () => {
-        const keys: string[] = [];
-        const times: number[] = [];
-        while (due <= performance.now() && due < stopAt) {
-          due += periodMs;
-          // A value unique per device within the run: the frame is matched by deviceId + value.
-          const value = 1 + (d.seq % 3000) / 1000;
-          const body = readingJson(d, value, Date.now());
-          const t = now();
-          keys.push(`${d.id}|${value}`);
-          times.push(t);
-          sent++;
-          const p = this.send(d, body).then((status) => {
-            postLatencies.push(now() - t);
-            if (status === 202) ok++;
-            else failed++;
-          });
-          pending.add(p);
-          void p.finally(() => pending.delete(p));
-        }
-        if (keys.length > 0) this.post({ type: 'sent', keys, times });
-        if (due < stopAt) timer = setTimeout(tick, Math.max(0, due - performance.now()));
-      };
-      timer = setTimeout(tick, Math.max(0, due - performance.now()));
-      return () => clearTimeout(timer);
-    });
-    await new Promise((r) => setTimeout(r, durationS * 1000));
-    timers.forEach((stop) => stop());
-    const sendSeconds = (performance.now() - start) / 1000;
-    await Promise.all(pending);
-    await new Promise((r) => setTimeout(r, graceMs));
-    const result = this.next();
-    this.post({ type: 'end' });
-    const m = await result;
-    if (m.type !== 'result') throw new Error(`live receiver answered ${m.type}`);
-
-    const sorted = m.latencies.sort();
-    const pct = (a: ArrayLike<number>, p: number) => (a.length ? a[Math.min(a.length - 1, Math.ceil((p / 100) * a.length) - 1)]! : NaN);
-    const post = Float64Array.from(postLatencies).sort();
+    const latencies = newHistogram();
+    for (const r of results) histogramMerge(latencies, r.latencies);
+    const post = newHistogram();
+    for (const d of done) histogramMerge(post, d.post);
+    const sum = <T>(xs: T[], f: (x: T) => number) => xs.reduce((a, x) => a + f(x), 0);
+    const ok = sum(done, (d) => d.ok);
+    const probes = sum(results, (r) => r.probesAtStart);
     return {
-      durationS: sendSeconds,
-      sent,
+      sent: sum(done, (d) => d.sent),
       ok,
-      failed,
-      sendRate: sent / sendSeconds,
-      delivered: m.delivered,
-      expected: ok * sockets,
-      p50: pct(sorted, 50),
-      p99: pct(sorted, 99),
-      max: sorted.length ? sorted[sorted.length - 1]! : NaN,
-      postP99: pct(post, 99),
+      failed: sum(done, (d) => d.failed),
+      sendRate: sum(done, (d) => d.sent / d.sendSeconds),
+      answerRate: ok / Math.max(...done.map((d) => d.answerSeconds)),
+      delivered: sum(results, (r) => r.delivered),
+      expected: ok * probes,
+      sockets: sum(results, (r) => r.openAtStart),
+      probes,
+      socketsClosed: sum(results, (r) => r.closedByServer),
+      p50: histogramPercentile(latencies, 50),
+      p99: histogramPercentile(latencies, 99),
+      max: Math.max(...results.map((r) => r.max)),
+      postP99: histogramPercentile(post, 99),
     };
   }
 
   async close(): Promise<void> {
-    if (this.worker) {
-      const closed = this.next();
-      this.post({ type: 'close' });
-      await closed;
-      await this.worker.terminate();
-      this.worker = null;
-    }
-    this.agent.destroy();
+    await Promise.all([...this.senders, ...this.receivers].map((w) => ask(w, { type: 'close' })));
+    await Promise.all([...this.senders, ...this.receivers].map((w) => w.terminate()));
   }
 }

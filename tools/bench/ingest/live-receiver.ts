@@ -1,75 +1,159 @@
 /**
- * Worker thread of the live-latency bench: holds the browsers' WebSockets and matches each
- * reading.created frame to the send time the main thread posted for (deviceId, value). Receiving
- * 100 sockets × 1,000 frames/s here keeps the main thread's send pacing exact.
- * Times are epoch milliseconds with sub-millisecond precision (timeOrigin + now), which both
- * threads share.
+ * Worker thread of the live-latency bench: holds some of the browsers' live sockets. A few are
+ * probes (ws clients) that match each reading.created frame to the send time the senders posted
+ * for (deviceId, value); the others are sinks that read every byte and drop it. The server does
+ * the same work for both, and the load generator, which shares the machine, does not parse
+ * millions of frames a second that real browsers would parse on their own machines.
+ * Times are epoch milliseconds with sub-millisecond precision (timeOrigin + now), which all
+ * threads of the process share.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import WebSocket from 'ws';
+import { histogramAdd, newHistogram } from './stats';
 
-interface Init {
+export interface ReceiverInit {
   wsUrl: string;
-  cookie: string;
+  /** Session cookies; each one opens at most `socketsPerCookie` sockets (the server's cap). */
+  cookies: string[];
+  socketsPerCookie: number;
   sockets: number;
+  /** How many of `sockets` are probes, spread evenly through the opening order. */
+  probes: number;
+  /** One port from each sender: its `SentNote`s. */
+  senders: MessagePort[];
 }
-export type ToReceiver = { type: 'run' } | { type: 'sent'; keys: string[]; times: number[] } | { type: 'end' } | { type: 'close' };
+/** Readings a sender has just POSTed: key `deviceId|value`, epoch-ms send time. */
+export interface SentNote {
+  keys: string[];
+  times: number[];
+}
+export type ToReceiver = { type: 'run' } | { type: 'end' } | { type: 'close' };
 export type FromReceiver =
   | { type: 'ready' }
   | { type: 'error'; message: string }
-  | { type: 'result'; latencies: Float64Array; delivered: number; otherFrames: number; unmatched: number }
+  | {
+      type: 'result';
+      /** POST sent → frame received, ms (stats.ts histogram). */
+      latencies: Uint32Array;
+      max: number;
+      delivered: number;
+      /** Probes / sockets open when the run started; sockets closed by the server during it (too slow: 1013). */
+      probesAtStart: number;
+      openAtStart: number;
+      closedByServer: number;
+      unmatched: number;
+    }
   | { type: 'closed' };
 
-const init = workerData as Init;
+const init = workerData as ReceiverInit;
 const port = parentPort!;
 const now = () => performance.timeOrigin + performance.now();
 
 let sentAt: Map<string, number> | null = null;
-let latencies: number[] = [];
+let latencies = newHistogram();
+let max = 0;
 let delivered = 0;
-let otherFrames = 0;
-let unmatched = 0;
-/** Frames that came before the main thread's note of their send time (it is posted after send). */
+let closedByServer = 0;
+let closing = false;
+/** Frames that came before their sender's note of the send time (it is posted after the send). */
 let early: Array<[string, number]> = [];
+
+function match(receivedAt: number, sent: number): void {
+  const ms = receivedAt - sent;
+  delivered++;
+  histogramAdd(latencies, ms);
+  if (ms > max) max = ms;
+}
 
 function onFrame(data: Buffer): void {
   const t = now();
-  const frame = JSON.parse(data.toString()) as { type: string; data: { deviceId: string; reading: { value: number } } };
-  if (frame.type !== 'reading.created') {
-    otherFrames++;
-    return;
-  }
   if (!sentAt) return;
+  const frame = JSON.parse(data.toString()) as { type: string; data: { deviceId: string; reading: { value: number } } };
+  if (frame.type !== 'reading.created') return;
   const key = `${frame.data.deviceId}|${frame.data.reading.value}`;
   const s = sentAt.get(key);
-  if (s === undefined) {
-    early.push([key, t]);
-    return;
-  }
-  delivered++;
-  latencies.push(t - s);
+  if (s === undefined) early.push([key, t]);
+  else match(t, s);
 }
 
-async function open(): Promise<WebSocket[]> {
-  const one = () =>
-    new Promise<WebSocket>((resolve, reject) => {
-      const ws = new WebSocket(init.wsUrl, { headers: { cookie: init.cookie }, perMessageDeflate: false });
-      ws.once('error', reject);
-      ws.once('unexpected-response', (_req, res) => reject(new Error(`live socket refused: ${res.statusCode}`)));
-      ws.once('message', (data) => {
-        const frame = JSON.parse(data.toString()) as { type: string };
-        if (frame.type !== 'hello') return reject(new Error(`first frame was ${frame.type}, not hello`));
-        ws.on('message', (d) => onFrame(d as Buffer));
-        resolve(ws);
-      });
+function onSent(note: SentNote): void {
+  if (!sentAt) return;
+  for (let i = 0; i < note.keys.length; i++) sentAt.set(note.keys[i]!, note.times[i]!);
+  if (early.length === 0) return;
+  const still: Array<[string, number]> = [];
+  for (const [key, t] of early) {
+    const s = sentAt.get(key);
+    if (s === undefined) still.push([key, t]);
+    else match(t, s);
+  }
+  early = still;
+}
+
+function onServerClose(): void {
+  if (!closing) closedByServer++;
+}
+
+function openProbe(cookie: string): Promise<WebSocket> {
+  return new Promise<WebSocket>((resolve, reject) => {
+    const ws = new WebSocket(init.wsUrl, { headers: { cookie }, perMessageDeflate: false });
+    ws.once('error', reject);
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`live socket refused: ${res.statusCode}`)));
+    ws.once('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { type: string };
+      if (frame.type !== 'hello') return reject(new Error(`first frame was ${frame.type}, not hello`));
+      ws.on('message', (d) => onFrame(d as Buffer));
+      ws.on('close', onServerClose);
+      resolve(ws);
     });
-  const out: WebSocket[] = [];
-  for (let i = 0; i < init.sockets; i += 20) out.push(...(await Promise.all(Array.from({ length: Math.min(20, init.sockets - i) }, one))));
+  });
+}
+
+/** The WebSocket upgrade by hand, then the raw TCP socket, read and dropped. */
+function openSink(cookie: string): Promise<Socket> {
+  return new Promise<Socket>((resolve, reject) => {
+    const req = http.request(init.wsUrl.replace(/^ws/, 'http'), {
+      agent: false,
+      headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64'), cookie },
+    });
+    req.once('upgrade', (_res, socket: Socket) => {
+      socket.resume();
+      socket.on('error', () => undefined);
+      socket.on('close', onServerClose);
+      resolve(socket);
+    });
+    req.once('response', (res) => reject(new Error(`live socket refused: ${res.statusCode}`)));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+type LiveSocket = { probe: WebSocket } | { sink: Socket };
+const isOpen = (s: LiveSocket) => ('probe' in s ? s.probe.readyState === WebSocket.OPEN : !s.sink.destroyed);
+
+async function openAll(): Promise<LiveSocket[]> {
+  const out: LiveSocket[] = [];
+  const one = async (k: number): Promise<LiveSocket> => {
+    const cookie = init.cookies[Math.floor(k / init.socketsPerCookie)]!;
+    // Exactly `probes` of the sockets, evenly spread: the server writes to its sockets in order.
+    const probe = Math.floor(((k + 1) * init.probes) / init.sockets) > Math.floor((k * init.probes) / init.sockets);
+    return probe ? { probe: await openProbe(cookie) } : { sink: await openSink(cookie) };
+  };
+  for (let i = 0; i < init.sockets; i += 20) {
+    const chunk = Array.from({ length: Math.min(20, init.sockets - i) }, (_, k) => one(i + k));
+    out.push(...(await Promise.all(chunk)));
+  }
   return out;
 }
 
-let sockets: WebSocket[] = [];
-open().then(
+for (const p of init.senders) p.on('message', onSent);
+
+let sockets: LiveSocket[] = [];
+let openAtStart = 0;
+let probesAtStart = 0;
+openAll().then(
   (s) => {
     sockets = s;
     port.postMessage({ type: 'ready' } satisfies FromReceiver);
@@ -80,41 +164,34 @@ open().then(
 port.on('message', (msg: ToReceiver) => {
   if (msg.type === 'run') {
     sentAt = new Map();
-    latencies = [];
+    latencies = newHistogram();
+    max = 0;
     delivered = 0;
-    unmatched = 0;
+    closedByServer = 0;
     early = [];
-  } else if (msg.type === 'sent' && sentAt) {
-    for (let i = 0; i < msg.keys.length; i++) sentAt.set(msg.keys[i]!, msg.times[i]!);
-    if (early.length > 0) {
-      const still: Array<[string, number]> = [];
-      for (const [key, t] of early) {
-        const s = sentAt.get(key);
-        if (s === undefined) still.push([key, t]);
-        else {
-          delivered++;
-          latencies.push(t - s);
-        }
-      }
-      early = still;
-    }
+    const open = sockets.filter(isOpen);
+    openAtStart = open.length;
+    probesAtStart = open.filter((s) => 'probe' in s).length;
   } else if (msg.type === 'end') {
-    unmatched = early.length;
-    const result = Float64Array.from(latencies);
-    port.postMessage({ type: 'result', latencies: result, delivered, otherFrames, unmatched } satisfies FromReceiver, [result.buffer]);
+    const result: FromReceiver = { type: 'result', latencies, max, delivered, probesAtStart, openAtStart, closedByServer, unmatched: early.length };
+    port.postMessage(result, [latencies.buffer as ArrayBuffer]);
     sentAt = null;
   } else if (msg.type === 'close') {
-    let open = sockets.length;
+    closing = true;
+    for (const p of init.senders) p.close();
+    const probes = sockets.flatMap((s) => ('probe' in s && isOpen(s) ? [s.probe] : []));
+    for (const s of sockets) if ('sink' in s) s.sink.destroy();
+    let left = probes.length;
     const done = () => {
-      if (--open <= 0) port.postMessage({ type: 'closed' } satisfies FromReceiver);
+      if (--left <= 0) port.postMessage({ type: 'closed' } satisfies FromReceiver);
     };
-    if (open === 0) port.postMessage({ type: 'closed' } satisfies FromReceiver);
-    for (const ws of sockets) {
+    if (left === 0) port.postMessage({ type: 'closed' } satisfies FromReceiver);
+    for (const ws of probes) {
       ws.once('close', done);
       ws.close(1000);
     }
     setTimeout(() => {
-      for (const ws of sockets) ws.terminate();
+      for (const ws of probes) ws.terminate();
     }, 2000).unref();
   }
 });

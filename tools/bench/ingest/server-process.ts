@@ -44,11 +44,6 @@ export function processCpuTimes(pid: number): { user: number; system: number } {
   }
 }
 
-/** CPU seconds (user + system, all threads) a process has used so far; NaN off Linux. */
-export function processCpuSeconds(pid: number): number {
-  const t = processCpuTimes(pid);
-  return t.user + t.system;
-}
 
 /** Bytes a process has caused to be written to storage so far (/proc/<pid>/io write_bytes); NaN off Linux. */
 export function processWriteBytes(pid: number): number {
@@ -77,35 +72,44 @@ export function selfCpuSeconds(): number {
   return (u.user + u.system) / 1e6;
 }
 
-export interface ChildOptions {
-  /** TypeScript entry, relative to the repository root. */
-  script: string;
-  env: Record<string, string>;
-  /** When set, the child runs with --cpu-prof and writes its profile here on exit. */
-  cpuProfDir?: string;
+/** A process whose CPU time and disk writes a measured run accounts for. */
+export interface Measurable {
+  readonly pid: number;
+  cpuTimes(): { user: number; system: number };
+  writeBytes(): number;
+}
+
+/** CPU seconds (user + system, all threads) used so far; NaN off Linux. */
+export function cpuSecondsOf(m: Measurable): number {
+  const t = m.cpuTimes();
+  return t.user + t.system;
+}
+
+/** This process (the load generator), when it is itself what a run measures (raw SQLite). */
+export const SELF: Measurable = {
+  pid: process.pid,
+  cpuTimes: () => processCpuTimes(process.pid),
+  writeBytes: () => processWriteBytes(process.pid),
+};
+
+export interface SpawnOptions {
   label: string;
-  /** Working folder and root of `script` (default: this repository). */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
   cwd?: string;
 }
 
-/** A Node child process running a TypeScript entry through tsx (its own event loop and CPU). */
-export class NodeChild {
+/** A child process under test (its own CPU): output kept for the report, graceful stop. */
+export class MeasuredChild implements Measurable {
   readonly proc: ChildProcess;
   private output = '';
-  private exited: Promise<number | null>;
+  protected readonly exited: Promise<number | null>;
 
-  constructor(readonly opts: ChildOptions) {
-    const args = [
-      ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, '--cpu-prof-interval=500'] : []),
-      '--import',
-      'tsx',
-      opts.script,
-    ];
-    // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-CLI parent processes: the
-    // pid we measure and signal is the server itself.
-    this.proc = spawn(process.execPath, args, {
-      cwd: opts.cwd ?? REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...(process.env.TZ ? { TZ: process.env.TZ } : {}), ...opts.env },
+  constructor(readonly spawnOpts: SpawnOptions) {
+    this.proc = spawn(spawnOpts.command, spawnOpts.args, {
+      cwd: spawnOpts.cwd ?? REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...(process.env.TZ ? { TZ: process.env.TZ } : {}), ...spawnOpts.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const keep = (chunk: Buffer) => {
@@ -126,10 +130,6 @@ export class NodeChild {
     return this.output;
   }
 
-  cpuSeconds(): number {
-    return processCpuSeconds(this.pid);
-  }
-
   cpuTimes(): { user: number; system: number } {
     return processCpuTimes(this.pid);
   }
@@ -138,22 +138,17 @@ export class NodeChild {
     return processWriteBytes(this.pid);
   }
 
-  /** Polls a URL until it answers 200, or fails with the child's output. */
-  async waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+  /** Polls `ready` until it resolves true, or fails with the child's output. */
+  async waitReady(ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let exitCode: number | null | undefined;
     void this.exited.then((c) => (exitCode = c));
     while (Date.now() < deadline) {
-      if (exitCode !== undefined) throw new Error(`${this.opts.label} exited (${exitCode}) before it was ready:\n${this.output}`);
-      try {
-        const res = await fetch(url);
-        if (res.status === 200) return;
-      } catch {
-        // not listening yet
-      }
+      if (exitCode !== undefined) throw new Error(`${this.spawnOpts.label} exited (${exitCode}) before it was ready:\n${this.output}`);
+      if (await ready().catch(() => false)) return;
       await sleep(100);
     }
-    throw new Error(`${this.opts.label} not ready after ${timeoutMs} ms:\n${this.output}`);
+    throw new Error(`${this.spawnOpts.label} not ready after ${timeoutMs} ms:\n${this.output}`);
   }
 
   /** SIGTERM (graceful: the server flushes and closes SQLite), SIGKILL after a timeout. */
@@ -165,6 +160,54 @@ export class NodeChild {
     clearTimeout(timer);
     return code;
   }
+}
+
+export interface ChildOptions {
+  /** TypeScript entry, relative to the repository root. */
+  script: string;
+  env: Record<string, string>;
+  /** When set, the child runs with --cpu-prof and writes its profile here on exit. */
+  cpuProfDir?: string;
+  label: string;
+  /** Working folder and root of `script` (default: this repository). */
+  cwd?: string;
+}
+
+/** A Node child process running a TypeScript entry through tsx (its own event loop and CPU). */
+export class NodeChild extends MeasuredChild {
+  constructor(readonly opts: ChildOptions) {
+    // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-CLI parent processes: the
+    // pid we measure and signal is the server itself.
+    super({
+      label: opts.label,
+      command: process.execPath,
+      args: [
+        ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, '--cpu-prof-interval=500'] : []),
+        '--import',
+        'tsx',
+        opts.script,
+      ],
+      env: opts.env,
+      ...(opts.cwd ? { cwd: opts.cwd } : {}),
+    });
+  }
+
+  /** Polls a URL until it answers 200, or fails with the child's output. */
+  waitHealthy(url: string, timeoutMs = 60_000): Promise<void> {
+    return this.waitReady(async () => (await fetch(url)).status === 200, timeoutMs);
+  }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** A started server under test (or the ceiling server). */

@@ -28,8 +28,10 @@ export interface SimDeviceConfig {
   intervalMs?: number;
   /** motorized_gate: full stroke time, ms (default 5000). */
   travelMs?: number;
-  /** level_sensor: seed of its water model, for a repeatable run. */
+  /** level_sensor: seed of its water model, for a repeatable run (gates: of their spontaneous faults). */
   seed?: number;
+  /** motorized_gate: faults of its own now and then (the demo), see GateOptions. */
+  spontaneousFaults?: { meanEveryMs: number; lastsMs: number };
 }
 
 export interface FleetOptions {
@@ -121,6 +123,7 @@ export function startFleet(options: FleetOptions): Fleet {
             intervalMs,
             startDelayMs,
             logger,
+            ...(config.spontaneousFaults ? { spontaneousFaults: { ...config.spontaneousFaults, rng: createRng(config.seed ?? (baseSeed ^ hash(config.id)) >>> 0) } } : {}),
           });
     return { device, transport };
   });

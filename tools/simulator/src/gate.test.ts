@@ -26,6 +26,21 @@ describe('Gate', () => {
     return gate;
   }
 
+  it('demo: faults by itself now and then (falla), recovers after a while, and does it again', () => {
+    const rng = () => 0.5; // every fault exactly meanEveryMs after the last recovery
+    gate = new Gate({ id: 'esp32_compuerta_01', io, travelMs: TRAVEL, intervalMs: 60_000, spontaneousFaults: { meanEveryMs: 10_000, lastsMs: 4_000, rng } });
+    gate.start();
+    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(9_999);
+    expect(io.values()).toEqual(['cerrada']);
+    vi.advanceTimersByTime(1);
+    expect(io.values()).toEqual(['cerrada', 'falla']);
+    vi.advanceTimersByTime(4_000);
+    expect(io.values()).toEqual(['cerrada', 'falla', 'cerrada']);
+    vi.advanceTimersByTime(10_000);
+    expect(io.values()).toEqual(['cerrada', 'falla', 'cerrada', 'falla']);
+  });
+
   it('reports its state every interval', () => {
     startGate();
     vi.advanceTimersByTime(INTERVAL * 2);

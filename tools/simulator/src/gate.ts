@@ -1,5 +1,6 @@
 import { READING_INTERVAL_MS, type CommandAck, type DeviceCommand, type GateState, type TelemetryMessage } from '@agua/shared';
 import { CommandGuard, Sequencer, silentLogger, type DeviceIO, type SimLogger, type VirtualDevice } from './device-core';
+import type { Rng } from './rng';
 
 /**
  * How a simulated gate misbehaves, to exercise the unhappy paths end to end:
@@ -28,6 +29,12 @@ export interface GateOptions {
   initialState?: 'abierta' | 'cerrada';
   logger?: SimLogger;
   startDelayMs?: number;
+  /**
+   * The demo's gate faults now and then by itself (a motor overload: it reports `falla`) and
+   * recovers after `lastsMs`, so that a first-time user sees a gate-fault alarm come and go.
+   * Intervals are `meanEveryMs` × (0.5 … 1.5), drawn from `rng`.
+   */
+  spontaneousFaults?: { meanEveryMs: number; lastsMs: number; rng: Rng };
 }
 
 interface Motion {
@@ -62,7 +69,9 @@ export class Gate implements VirtualDevice {
   private motion: Motion | undefined;
   private fault = false;
   private reportTimer: NodeJS.Timeout | undefined;
+  private faultTimer: NodeJS.Timeout | undefined;
   private running = false;
+  private readonly spontaneousFaults: GateOptions['spontaneousFaults'];
 
   constructor(options: GateOptions) {
     this.id = options.id;
@@ -74,6 +83,7 @@ export class Gate implements VirtualDevice {
     this.startDelayMs = options.startDelayMs ?? 0;
     this.logger = options.logger ?? silentLogger;
     this.position = options.initialState === 'abierta' ? 1 : 0;
+    this.spontaneousFaults = options.spontaneousFaults;
   }
 
   /** The state the gate reports now. */
@@ -92,10 +102,13 @@ export class Gate implements VirtualDevice {
     if (this.running) return;
     this.running = true;
     this.scheduleReport(this.startDelayMs);
+    this.scheduleSpontaneousFault();
   }
 
   stop(): void {
     this.running = false;
+    clearTimeout(this.faultTimer);
+    this.faultTimer = undefined;
     clearTimeout(this.reportTimer);
     this.reportTimer = undefined;
     if (this.motion) {
@@ -164,6 +177,25 @@ export class Gate implements VirtualDevice {
       this.position = motion.direction === 1 ? 1 : 0;
     }
     if (this.running) this.report();
+  }
+
+  /** The next fault of its own (demo), then its recovery, then the next one. */
+  private scheduleSpontaneousFault(): void {
+    const faults = this.spontaneousFaults;
+    if (!faults || !this.running) return;
+    const inMs = faults.meanEveryMs * (0.5 + faults.rng());
+    this.faultTimer = setTimeout(() => {
+      this.halt();
+      this.fault = true;
+      this.logger.info(`${this.id}: motor overload, reporting falla`);
+      this.report();
+      this.faultTimer = setTimeout(() => {
+        this.fault = false;
+        this.logger.info(`${this.id}: recovered`);
+        this.report();
+        this.scheduleSpontaneousFault();
+      }, faults.lastsMs);
+    }, inMs);
   }
 
   /** Stop where it is. */

@@ -5,7 +5,17 @@
  */
 import { parseArgs } from 'node:util';
 import readline from 'node:readline';
-import { isRole, meetsPasswordPolicy } from '@agua/shared';
+import { Value } from '@sinclair/typebox/value';
+import {
+  CreateUserBodySchema,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PERSON_NAME_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  isRole,
+  meetsPasswordPolicy,
+} from '@agua/shared';
 import { loadConfig } from '../config/env';
 import { hashPassword } from '../lib/password';
 import { UsersRepository } from '../features/users/users.repository';
@@ -32,6 +42,24 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** What each field of the shared CreateUserBodySchema admits, for the first one a value breaks. */
+const FIELD_RULES: Record<string, string> = {
+  username: `el usuario admite de ${USERNAME_MIN_LENGTH} a ${USERNAME_MAX_LENGTH} letras sin tilde, dígitos, puntos, guiones o guiones bajos.`,
+  name: `el nombre admite de 1 a ${PERSON_NAME_MAX_LENGTH} caracteres y no puede estar en blanco.`,
+  email: 'el correo electrónico no es válido.',
+  password: `la contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres.`,
+  masterPassword: `la contraseña maestra admite como máximo ${PASSWORD_MAX_LENGTH} caracteres.`,
+};
+
+/** Validates what is known so far with the route's own schema (a missing password is not yet an error). */
+function checkField(body: Record<string, string>): void {
+  const complete = { password: 'x', ...body };
+  const error = Value.Errors(CreateUserBodySchema, complete).First();
+  if (!error) return;
+  const field = error.path.split('/')[1] ?? '';
+  fail(FIELD_RULES[field] ?? `valor no válido en ${error.path}.`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -44,16 +72,17 @@ async function main(): Promise<void> {
   });
   const { username, name, email, role } = values;
   if (!username || !name || !email) fail('se requieren --username, --name y --email (y --role admin|operator|viewer).');
-  if (!/^[A-Za-z0-9._-]{3,50}$/.test(username)) fail('el usuario admite de 3 a 50 letras, dígitos, puntos, guiones o guiones bajos.');
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail('el correo electrónico no es válido.');
   if (!isRole(role)) fail('--role debe ser admin, operator o viewer.');
+  checkField({ username, name, email, role });
 
   const password = process.env.AGUA_PASSWORD ?? (await askHidden('Contraseña: '));
-  if (!meetsPasswordPolicy(username, password)) fail('la contraseña necesita al menos 10 caracteres y no puede ser el nombre de usuario.');
+  checkField({ username, name, email, role, password });
+  if (!meetsPasswordPolicy(username, password)) fail(`la contraseña necesita al menos ${PASSWORD_MIN_LENGTH} caracteres y no puede ser el nombre de usuario.`);
   let masterPassword: string | null = null;
   if (role === 'admin') {
     masterPassword = process.env.AGUA_MASTER_PASSWORD ?? (await askHidden('Contraseña Maestra: '));
-    if (!meetsPasswordPolicy(username, masterPassword)) fail('la contraseña maestra necesita al menos 10 caracteres y no puede ser el nombre de usuario.');
+    checkField({ username, name, email, role, password, masterPassword });
+    if (!meetsPasswordPolicy(username, masterPassword)) fail(`la contraseña maestra necesita al menos ${PASSWORD_MIN_LENGTH} caracteres y no puede ser el nombre de usuario.`);
   }
 
   const config = loadConfig({ ...process.env, DEMO: 'false' });

@@ -13,6 +13,10 @@ export interface Config {
   dataDir: string;
   demo: boolean;
   simulate: boolean;
+  /** Seed of the demo simulation's water models (SIMULATOR_SEED): the same levels on every run; random when null. */
+  simulatorSeed: number | null;
+  /** The demo gate faults now and then by itself (SIMULATOR_GATE_FAULTS, default true). */
+  simulatorGateFaults: boolean;
   deviceOfflineAfterS: number;
   deviceRateLimit: number;
   commandTimeoutS: number;
@@ -106,6 +110,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     demo,
     simulate: bool(env, 'SIMULATE', demo),
+    simulatorSeed: env.SIMULATOR_SEED?.trim() ? int(env, 'SIMULATOR_SEED', 0, 0, 2 ** 32 - 1) : null,
+    simulatorGateFaults: bool(env, 'SIMULATOR_GATE_FAULTS', true),
     deviceOfflineAfterS: int(env, 'DEVICE_OFFLINE_AFTER_S', DEFAULT_OFFLINE_AFTER_S, 1, 86_400),
     deviceRateLimit: int(env, 'DEVICE_RATE_LIMIT', 50, 0, 1_000_000),
     commandTimeoutS: int(env, 'COMMAND_TIMEOUT_S', 10, 1, 3600),

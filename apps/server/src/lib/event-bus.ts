@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Command, Device, Reading } from '@agua/shared';
+import type { Alarm, AlarmRule, Command, Device, Reading } from '@agua/shared';
 
 /**
  * In-process events between features. The live socket turns some of them into frames; the
@@ -14,6 +14,10 @@ export interface InternalEvents {
   'sessions.ended': { sessionId?: string; userId?: string; exceptSessionId?: string };
   /** A device's key was rotated, it was disabled or retired: cut its connections. */
   'device.revoked': { deviceId: string };
+  /** Every transition of an alarm (ALARMS.md). */
+  'alarm.updated': Alarm;
+  /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
+  'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
 }
 
 export class EventBus {

@@ -5,6 +5,8 @@ import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-readings-covering-index';
 import * as m003 from './migrations/003-seq-runs';
+import * as m004 from './migrations/004-alarm-rules';
+import * as m005 from './migrations/005-alarms';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -12,24 +14,36 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-initial': m001,
   '002-readings-covering-index': m002,
   '003-seq-runs': m003,
+  '004-alarm-rules': m004,
+  '005-alarms': m005,
 };
 
 export interface Storage {
+  /** The database file, for connections of other threads (the readings writer). */
+  file: string;
   db: Kysely<Database>;
   /** The raw SQLite handle, for the few hot paths that need prepared statements (readings ingest). */
   sqlite: BetterSqlite3.Database;
   close(): Promise<void>;
 }
 
-/** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
-export async function openStorage(dataDir: string, fileName = 'agua.db'): Promise<Storage> {
-  fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new BetterSqlite3(path.join(dataDir, fileName));
+/** One connection to the database file, with the settings every connection of the server uses. */
+export function openConnection(file: string): BetterSqlite3.Database {
+  const sqlite = new BetterSqlite3(file);
   // WAL + synchronous=FULL: a committed transaction survives a power cut (PROTOCOL.md 202 promise).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
+  // Two connections write (this thread's and the readings writer's): each waits for the other's commit.
   sqlite.pragma('busy_timeout = 5000');
+  return sqlite;
+}
+
+/** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
+export async function openStorage(dataDir: string, fileName = 'agua.db'): Promise<Storage> {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, fileName);
+  const sqlite = openConnection(file);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error } = await migrator.migrateToLatest();
@@ -38,6 +52,7 @@ export async function openStorage(dataDir: string, fileName = 'agua.db'): Promis
     throw error instanceof Error ? error : new Error(String(error));
   }
   return {
+    file,
     db,
     sqlite,
     close: async () => {

@@ -113,6 +113,56 @@ export interface SettingsTable {
   value: string;
 }
 
+export interface AlarmRulesTable {
+  id: string;
+  device_id: string;
+  kind: string;
+  enabled: number;
+  priority: number;
+  setpoint_pct: number | null;
+  rate_per_min: number | null;
+  window_s: number | null;
+  deadband_pct: number;
+  on_delay_s: number;
+  off_delay_s: number;
+  updated_at_ms: number;
+}
+
+export interface AlarmsTable {
+  id: string;
+  device_id: string;
+  rule_id: string;
+  kind: string;
+  priority: number;
+  state: string;
+  raised_at_ms: number;
+  acked_at_ms: number | null;
+  /** JSON {id, username, name} */
+  acked_by_json: string | null;
+  ack_comment: string | null;
+  /** When the condition went away ('Normalizada'). */
+  cleared_at_ms: number | null;
+  shelved_until_ms: number | null;
+  shelved_by_json: string | null;
+  shelve_comment: string | null;
+  value_num: number | null;
+  value_text: string | null;
+  peak_value: number | null;
+  message: string;
+  /** When it reached a final state (cleared, suppressed). */
+  ended_at_ms: number | null;
+}
+
+export interface AlarmTransitionsTable {
+  id: Generated<number>;
+  alarm_id: string;
+  at_ms: number;
+  from_state: string | null;
+  to_state: string;
+  by_json: string | null;
+  comment: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -123,4 +173,7 @@ export interface Database {
   commands: CommandsTable;
   audit_events: AuditEventsTable;
   settings: SettingsTable;
+  alarm_rules: AlarmRulesTable;
+  alarms: AlarmsTable;
+  alarm_transitions: AlarmTransitionsTable;
 }

@@ -19,8 +19,14 @@ export const STORAGE_RETRY_AFTER_S = 30;
  */
 const PROBE_AFTER_MS = 2000;
 
+/** The storage could not be reached at all (the readings writer's thread died): the client resends later. */
+export class StorageUnavailableError extends Error {
+  readonly code = 'STORAGE_UNAVAILABLE';
+}
+
 /** The storage fault a failure stands for, by better-sqlite3's (extended) result code; null for any other failure. */
 export function storageFaultOf(err: unknown): StorageFaultCode | null {
+  if (err instanceof StorageUnavailableError) return 'STORAGE_UNAVAILABLE';
   const code = (err as { code?: unknown } | null | undefined)?.code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
   const primary = code.split('_', 2).join('_');

@@ -6,7 +6,8 @@ import { expect } from 'vitest';
 import type { Role, User, UserStatus } from '@agua/shared';
 import { hashPassword } from '../../src/lib/password';
 import { newId } from '../../src/lib/ids';
-import { DEMO_PASSWORDS, sessionCookieOf, type TestServer } from '../helpers/server';
+import { ISO_Z, loginCookie } from '../helpers/api';
+import { DEMO_PASSWORDS, type TestServer } from '../helpers/server';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const TSX_CLI = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -26,24 +27,6 @@ export const ROLE_PERMISSIONS_EXPECTED: Record<Role, string[]> = {
   viewer: ['read'],
 };
 
-export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-
-/** POST /api/v1/auth/login with any body (JSON-encoded unless a string is given). */
-export function postLogin(s: TestServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return s.fetch('/api/v1/auth/login', { method: 'POST', json: body, headers });
-}
-
-/** Asserts the API's error envelope with an exact code (and message, when given); returns the body. */
-export async function expectError(res: Response, status: number, code: string, message?: string): Promise<Record<string, unknown>> {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  const body = JSON.parse(text) as Record<string, unknown>;
-  expect(body.code).toBe(code);
-  expect(typeof body.error).toBe('string');
-  expect((body.error as string).length).toBeGreaterThan(0);
-  if (message !== undefined) expect(body.error).toBe(message);
-  return body;
-}
 
 /** Asserts the `User` shape of API.md exactly (no extra keys, no hashes). */
 export function expectUserShape(user: User, expected: { username: string; role: Role }): void {
@@ -58,7 +41,7 @@ export function expectUserShape(user: User, expected: { username: string; role: 
   expect(typeof user.name).toBe('string');
   expect(typeof user.email).toBe('string');
   expect(['active', 'inactive']).toContain(user.status);
-  expect(user.lastLogin === null || ISO_UTC.test(user.lastLogin)).toBe(true);
+  expect(user.lastLogin === null || ISO_Z.test(user.lastLogin)).toBe(true);
   expect(typeof user.mustChangePassword).toBe('boolean');
 }
 
@@ -90,16 +73,9 @@ export async function createUser(s: TestServer, u: NewUser): Promise<string> {
   return id;
 }
 
-/** Signs in with explicit credentials; fails the test unless 200; returns the cookie. */
-export async function loginAs(s: TestServer, body: { username: string; password: string; masterPassword?: string }): Promise<string> {
-  const res = await postLogin(s, body);
-  if (res.status !== 200) throw new Error(`login as ${body.username} failed: ${res.status} ${await res.text()}`);
-  return sessionCookieOf(res);
-}
-
 /** Audit events (newest first) of one action, read as the demo admin. */
 export async function auditEvents(s: TestServer, action: string, adminCookie?: string): Promise<Array<Record<string, unknown>>> {
-  const cookie = adminCookie ?? (await loginAs(s, DEMO_PASSWORDS.admin));
+  const cookie = adminCookie ?? (await loginCookie(s, DEMO_PASSWORDS.admin));
   const res = await s.fetch(`/api/v1/audit?action=${encodeURIComponent(action)}&limit=500`, { cookie });
   expect(res.status).toBe(200);
   const page = (await res.json()) as { items: Array<Record<string, unknown>>; nextCursor: string | null };

@@ -45,6 +45,8 @@ describe('loadConfig', () => {
       allowedOrigins: [],
       retentionDays: 365,
       cookieSecure: false,
+      simulatorSeed: null,
+      simulatorGateFaults: true,
     });
     expect(c.dataDir.endsWith('data')).toBe(true);
   });
@@ -60,6 +62,7 @@ describe('loadConfig', () => {
       SESSION_TTL_H: '8',
       ALLOWED_ORIGINS: 'https://agua.example.org/, https://b.example:8443',
       COOKIE_SECURE: 'true',
+      SIMULATOR_SEED: '4294967295',
     });
     expect(c).toMatchObject({
       port: 0,
@@ -72,6 +75,7 @@ describe('loadConfig', () => {
       sessionTtlH: 8,
       allowedOrigins: ['https://agua.example.org', 'https://b.example:8443'],
       cookieSecure: true,
+      simulatorSeed: 4294967295,
     });
   });
 
@@ -97,6 +101,10 @@ describe('loadConfig', () => {
     ['DEMO', 'maybe'],
     ['DEMO', 'si'],
     ['SIMULATE', 'perhaps'],
+    ['SIMULATOR_SEED', 'abc'],
+    ['SIMULATOR_SEED', '4294967296'],
+    ['SIMULATOR_SEED', '-1'],
+    ['SIMULATOR_GATE_FAULTS', 'sometimes'],
     ['COOKIE_SECURE', 'on-tls'],
     ['ALLOWED_ORIGINS', 'agua.example.org'],
     ['ALLOWED_ORIGINS', 'https://agua.example.org/panel'],

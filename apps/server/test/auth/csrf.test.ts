@@ -2,13 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, demoKey, startServer, type TestServer } from '../helpers/server';
-import { createUser, expectError, loginAs, MSG, postLogin, tryLiveSocket } from './auth-helpers';
+import { createUser, MSG, tryLiveSocket } from './auth-helpers';
+import { expectApiError, login, loginCookie } from '../helpers/api';
 
 const CSRF_MSG = 'Origen de la solicitud no permitido.';
 const EVIL = 'http://evil.example';
 
 async function expectCsrfRejected(res: Response): Promise<void> {
-  const body = await expectError(res, 403, 'CSRF_REJECTED', CSRF_MSG);
+  const body = await expectApiError(res, 403, 'CSRF_REJECTED', CSRF_MSG);
   expect(body).toEqual({ error: CSRF_MSG, code: 'CSRF_REJECTED' });
   expect(res.headers.getSetCookie()).toEqual([]);
 }
@@ -24,11 +25,11 @@ describe('CSRF with the default configuration', () => {
 
   describe('POST /api/v1/auth/login', () => {
     it('refuses a foreign Origin with 403 CSRF_REJECTED, even with the right credentials', async () => {
-      await expectCsrfRejected(await postLogin(s, DEMO_PASSWORDS.viewer, { origin: EVIL }));
+      await expectCsrfRejected(await login(s, DEMO_PASSWORDS.viewer, { origin: EVIL }));
     });
 
     it('refuses Origin "null" (sandboxed frames, data: URLs)', async () => {
-      await expectCsrfRejected(await postLogin(s, DEMO_PASSWORDS.viewer, { origin: 'null' }));
+      await expectCsrfRejected(await login(s, DEMO_PASSWORDS.viewer, { origin: 'null' }));
     });
 
     it.each([
@@ -39,24 +40,24 @@ describe('CSRF with the default configuration', () => {
       ['a look-alike suffix', () => `http://127.0.0.1:${port}.evil.example`],
       ['an ALLOWED_ORIGINS value of another installation', () => 'https://agua.example.org'],
     ])('refuses %s', async (_name, origin) => {
-      await expectCsrfRejected(await postLogin(s, DEMO_PASSWORDS.viewer, { origin: origin() }));
+      await expectCsrfRejected(await login(s, DEMO_PASSWORDS.viewer, { origin: origin() }));
     });
 
     it('gives the normal answer with the server\'s own origin', async () => {
-      const ok = await postLogin(s, DEMO_PASSWORDS.viewer, { origin: s.url });
+      const ok = await login(s, DEMO_PASSWORDS.viewer, { origin: s.url });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as User).username).toBe('viewer');
-      await expectError(await postLogin(s, { username: 'viewer', password: 'wrong-pass-1' }, { origin: s.url }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      await expectApiError(await login(s, { username: 'viewer', password: 'wrong-pass-1' }, { origin: s.url }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
     });
 
     it('gives the normal answer without Origin (scripts, curl)', async () => {
-      expect((await postLogin(s, DEMO_PASSWORDS.operator)).status).toBe(200);
-      await expectError(await postLogin(s, { username: 'operator', password: 'wrong-pass-1' }), 401, 'INVALID_CREDENTIALS');
+      expect((await login(s, DEMO_PASSWORDS.operator)).status).toBe(200);
+      await expectApiError(await login(s, { username: 'operator', password: 'wrong-pass-1' }), 401, 'INVALID_CREDENTIALS');
     });
 
     it('does not count a CSRF refusal as a failed sign-in', async () => {
       const before = (s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'").get() as { n: number }).n;
-      for (let i = 0; i < 3; i++) await expectCsrfRejected(await postLogin(s, { username: 'operator', password: 'wrong-pass-2' }, { origin: EVIL }));
+      for (let i = 0; i < 3; i++) await expectCsrfRejected(await login(s, { username: 'operator', password: 'wrong-pass-2' }, { origin: EVIL }));
       const after = (s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'").get() as { n: number }).n;
       expect(after).toBe(before);
     });
@@ -72,7 +73,7 @@ describe('CSRF with the default configuration', () => {
 
     it('refuses a password change from a foreign Origin and the password stays', async () => {
       await createUser(s, { username: 'csrfvictim', password: 'clave-victima-1' });
-      const cookie = await loginAs(s, { username: 'csrfvictim', password: 'clave-victima-1' });
+      const cookie = await loginCookie(s, { username: 'csrfvictim', password: 'clave-victima-1' });
       for (const origin of [EVIL, 'null']) {
         await expectCsrfRejected(
           await s.fetch('/api/v1/auth/password', {
@@ -83,8 +84,8 @@ describe('CSRF with the default configuration', () => {
           }),
         );
       }
-      expect((await postLogin(s, { username: 'csrfvictim', password: 'clave-victima-1' })).status).toBe(200);
-      expect((await postLogin(s, { username: 'csrfvictim', password: 'clave-del-atacante' })).status).toBe(401);
+      expect((await login(s, { username: 'csrfvictim', password: 'clave-victima-1' })).status).toBe(200);
+      expect((await login(s, { username: 'csrfvictim', password: 'clave-del-atacante' })).status).toBe(401);
     });
   });
 
@@ -158,12 +159,12 @@ describe('CSRF with ALLOWED_ORIGINS', () => {
   afterAll(async () => s.close());
 
   it.each(['https://agua.example.org', 'https://scada.example.net:8443'])('lets %s through', async (origin) => {
-    const res = await postLogin(s, DEMO_PASSWORDS.viewer, { origin });
+    const res = await login(s, DEMO_PASSWORDS.viewer, { origin });
     expect(res.status).toBe(200);
   });
 
   it('still lets the server\'s own origin through', async () => {
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer, { origin: s.url })).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer, { origin: s.url })).status).toBe(200);
   });
 
   it.each([
@@ -175,7 +176,7 @@ describe('CSRF with ALLOWED_ORIGINS', () => {
     EVIL,
     'null',
   ])('still refuses %s', async (origin) => {
-    await expectCsrfRejected(await postLogin(s, DEMO_PASSWORDS.viewer, { origin }));
+    await expectCsrfRejected(await login(s, DEMO_PASSWORDS.viewer, { origin }));
   });
 
   it('lets a WebSocket upgrade from an allowed origin open', async () => {

@@ -1,13 +1,14 @@
 // Sign-in lockout (API.md "Sign-in" step 1): per username and address, and per address.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
-import { auditEvents, expectError, loginAs, MSG, postLogin } from './auth-helpers';
+import { auditEvents, MSG } from './auth-helpers';
+import { expectApiError, login, loginCookie } from '../helpers/api';
 
 const WINDOW_S = 15 * 60;
 
 /** Asserts a 429 TOO_MANY_ATTEMPTS with a Retry-After of whole positive seconds; returns them. */
 async function expectLockedOut(res: Response): Promise<number> {
-  const body = await expectError(res, 429, 'TOO_MANY_ATTEMPTS', MSG.TOO_MANY_ATTEMPTS);
+  const body = await expectApiError(res, 429, 'TOO_MANY_ATTEMPTS', MSG.TOO_MANY_ATTEMPTS);
   expect(body).toEqual({ error: MSG.TOO_MANY_ATTEMPTS, code: 'TOO_MANY_ATTEMPTS' });
   const retryAfter = res.headers.get('retry-after');
   expect(retryAfter).toMatch(/^[1-9]\d*$/);
@@ -17,8 +18,8 @@ async function expectLockedOut(res: Response): Promise<number> {
 
 async function failTimes(s: TestServer, username: string, n: number, headers: Record<string, string> = {}): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const res = await postLogin(s, { username, password: `wrong-password-${i}` }, headers);
-    await expectError(res, 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+    const res = await login(s, { username, password: `wrong-password-${i}` }, headers);
+    await expectApiError(res, 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
   }
 }
 
@@ -49,98 +50,98 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
 
   it('answers the 6th attempt after 5 failures with 429 and Retry-After (about the 15-minute window)', async () => {
     await failTimes(s, 'viewer', 5);
-    const retryAfter = await expectLockedOut(await postLogin(s, { username: 'viewer', password: 'wrong-password-x' }));
+    const retryAfter = await expectLockedOut(await login(s, { username: 'viewer', password: 'wrong-password-x' }));
     expect(retryAfter).toBeGreaterThan(WINDOW_S - 60);
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
   });
 
   it('refuses even the right password during the lockout', async () => {
     await failTimes(s, 'viewer', 5);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
   });
 
   it('does not count a 429 as a further failure', async () => {
     await failTimes(s, 'viewer', 5);
     expect(failureRows(s, 'viewer')).toBe(5);
-    for (let i = 0; i < 3; i++) await expectLockedOut(await postLogin(s, { username: 'viewer', password: 'wrong-password-y' }));
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    for (let i = 0; i < 3; i++) await expectLockedOut(await login(s, { username: 'viewer', password: 'wrong-password-y' }));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
     expect(failureRows(s, 'viewer')).toBe(5);
   });
 
   it('still lets a different username in from the same address', async () => {
     await failTimes(s, 'viewer', 5);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
-    expect((await postLogin(s, DEMO_PASSWORDS.operator)).status).toBe(200);
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
+    expect((await login(s, DEMO_PASSWORDS.operator)).status).toBe(200);
   });
 
   it('counts the username case-insensitively', async () => {
     for (const username of ['VIEWER', 'Viewer', 'viewer', 'vIeWeR', 'VIEWER']) await failTimes(s, username, 1);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
-    await expectLockedOut(await postLogin(s, { ...DEMO_PASSWORDS.viewer, username: 'VIEWER' }));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
+    await expectLockedOut(await login(s, { ...DEMO_PASSWORDS.viewer, username: 'VIEWER' }));
   });
 
   it('locks unknown usernames too (the answer does not tell whether the account exists)', async () => {
     await failTimes(s, 'no-such-user', 5);
-    await expectLockedOut(await postLogin(s, { username: 'no-such-user', password: 'anything-1' }));
+    await expectLockedOut(await login(s, { username: 'no-such-user', password: 'anything-1' }));
   });
 
   it('resets the username count on a success (4 failures, success, 4 failures: not locked)', async () => {
     await failTimes(s, 'viewer', 4);
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     await failTimes(s, 'viewer', 4);
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     // The count still works after the reset: 5 failures lock.
     await failTimes(s, 'viewer', 5);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
   });
 
   it('counts MASTER_PASSWORD_REQUIRED and MASTER_PASSWORD_INVALID as failures', async () => {
     const { username, password, masterPassword } = DEMO_PASSWORDS.admin;
     for (let i = 0; i < 3; i++) {
-      await expectError(await postLogin(s, { username, password }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
+      await expectApiError(await login(s, { username, password }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
     }
     for (let i = 0; i < 2; i++) {
-      await expectError(await postLogin(s, { username, password, masterPassword: `maestra-mal-${i}` }), 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
+      await expectApiError(await login(s, { username, password, masterPassword: `maestra-mal-${i}` }), 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
     }
     expect(failureRows(s, 'admin')).toBe(5);
-    await expectLockedOut(await postLogin(s, { username, password, masterPassword }));
+    await expectLockedOut(await login(s, { username, password, masterPassword }));
   });
 
   it('does not count a USER_INACTIVE answer as a failure of the password', async () => {
     const viewer = (await s.app.ctx.users.findByUsername('viewer'))!;
     await s.app.ctx.users.update(viewer.id, { status: 'inactive' });
     try {
-      for (let i = 0; i < 6; i++) await expectError(await postLogin(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
+      for (let i = 0; i < 6; i++) await expectApiError(await login(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
     } finally {
       await s.app.ctx.users.update(viewer.id, { status: 'active' });
     }
     expect(failureRows(s, 'viewer')).toBe(0);
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
   });
 
   it('ends the lockout when the failures leave the 15-minute window; Retry-After counts down', async () => {
     await failTimes(s, 'viewer', 5);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
     ageFailures(s, WINDOW_S - 60); // 14 minutes later
-    const retryAfter = await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    const retryAfter = await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(61);
     ageFailures(s, 61); // past the window
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
   });
 
   it('is per username AND address: failures from another address do not lock this one out', async () => {
     const insert = s.app.ctx.storage.sqlite.prepare('INSERT INTO login_failures (username, ip, at_ms) VALUES (?, ?, ?)');
     const now = Date.now();
     for (let i = 0; i < 25; i++) insert.run(i < 10 ? 'admin' : `guess${i}`, '10.9.8.7', now - i * 1000);
-    const res = await postLogin(s, DEMO_PASSWORDS.admin);
+    const res = await login(s, DEMO_PASSWORDS.admin);
     expect(res.status).toBe(200);
   });
 
   it('answers concurrent guesses consistently: at most 5 are evaluated in the window', async () => {
     // A burst of parallel guesses must not get more tries than the limit allows.
     const results = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => postLogin(s, { username: 'operator', password: `parallel-guess-${i}` })),
+      Array.from({ length: 15 }, (_, i) => login(s, { username: 'operator', password: `parallel-guess-${i}` })),
     );
     const statuses = results.map((r) => r.status);
     const evaluated = statuses.filter((st) => st === 401).length;
@@ -150,9 +151,9 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
   });
 
   it('records each failure in the audit trail as auth.login_failed, result denied, with the address', async () => {
-    await postLogin(s, { username: 'nadie-audit', password: 'wrong-audit-1' });
-    await postLogin(s, { username: 'operator', password: 'wrong-audit-2' });
-    await postLogin(s, { username: 'admin', password: 'admin123' }); // master password missing
+    await login(s, { username: 'nadie-audit', password: 'wrong-audit-1' });
+    await login(s, { username: 'operator', password: 'wrong-audit-2' });
+    await login(s, { username: 'admin', password: 'admin123' }); // master password missing
     const events = await auditEvents(s, 'auth.login_failed', adminCookie);
     const operator = (await s.app.ctx.users.findByUsername('operator'))!;
     const admin = (await s.app.ctx.users.findByUsername('admin'))!;
@@ -183,33 +184,33 @@ describe('lockout per address (LOGIN_MAX_FAILURES_PER_ADDRESS=3)', () => {
   it('lets other usernames in until the address limit, then refuses every username', async () => {
     await failTimes(s, 'spray1', 1);
     await failTimes(s, 'spray2', 1);
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     await failTimes(s, 'spray3', 1);
-    const retryAfter = await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.operator));
+    const retryAfter = await expectLockedOut(await login(s, DEMO_PASSWORDS.operator));
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.admin));
-    await expectLockedOut(await postLogin(s, { username: 'spray4', password: 'whatever-1' }));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.admin));
+    await expectLockedOut(await login(s, { username: 'spray4', password: 'whatever-1' }));
   });
 
   it('ignores X-Forwarded-For (no trusted proxy): spoofed addresses still count against the real one', async () => {
     for (let i = 0; i < 3; i++) {
-      const res = await postLogin(s, { username: `xff${i}`, password: 'wrong-xff' }, { 'x-forwarded-for': `203.0.113.${i + 1}` });
-      await expectError(res, 401, 'INVALID_CREDENTIALS');
+      const res = await login(s, { username: `xff${i}`, password: 'wrong-xff' }, { 'x-forwarded-for': `203.0.113.${i + 1}` });
+      await expectApiError(res, 401, 'INVALID_CREDENTIALS');
     }
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer, { 'x-forwarded-for': '198.51.100.7' }));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer, { 'x-forwarded-for': '198.51.100.7' }));
   });
 
   it('a success of one username does not clear the failures of the others', async () => {
     await failTimes(s, 'spray1', 1);
     await failTimes(s, 'spray2', 1);
-    expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+    expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     expect(failureRows(s)).toBe(2);
     await failTimes(s, 'spray3', 1);
-    await expectLockedOut(await postLogin(s, DEMO_PASSWORDS.viewer));
+    await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
   });
 
   it('records the spray in the audit trail', async () => {
-    const adminCookie = await loginAs(s, DEMO_PASSWORDS.admin);
+    const adminCookie = await loginCookie(s, DEMO_PASSWORDS.admin);
     await failTimes(s, 'spray-audit', 1);
     const events = await auditEvents(s, 'auth.login_failed', adminCookie);
     expect(events[0]).toMatchObject({ username: 'spray-audit', result: 'denied', ip: '127.0.0.1' });

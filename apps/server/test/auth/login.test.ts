@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, sessionCookieOf, startServer, type DemoRole, type TestServer } from '../helpers/server';
-import { createUser, expectError, expectUserShape, ISO_UTC, MSG, postLogin } from './auth-helpers';
+import { createUser, expectUserShape, MSG } from './auth-helpers';
+import { ISO_Z, expectApiError, login } from '../helpers/api';
 
 describe('sign-in', () => {
   let s: TestServer;
@@ -14,15 +15,15 @@ describe('sign-in', () => {
 
   describe('2. unknown user or wrong password', () => {
     it('answers an unknown user with 401 INVALID_CREDENTIALS and the exact Spanish text', async () => {
-      const res = await postLogin(s, { username: 'nadie', password: 'viewer123' });
-      const body = await expectError(res, 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      const res = await login(s, { username: 'nadie', password: 'viewer123' });
+      const body = await expectApiError(res, 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
       expect(body).toEqual({ error: MSG.INVALID_CREDENTIALS, code: 'INVALID_CREDENTIALS' });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
     it('answers a wrong password with exactly the same body as an unknown user', async () => {
-      const unknown = await postLogin(s, { username: 'nadie', password: 'x-wrong-1' });
-      const wrong = await postLogin(s, { username: 'viewer', password: 'x-wrong-1' });
+      const unknown = await login(s, { username: 'nadie', password: 'x-wrong-1' });
+      const wrong = await login(s, { username: 'viewer', password: 'x-wrong-1' });
       expect(wrong.status).toBe(401);
       expect(unknown.status).toBe(401);
       expect(await wrong.text()).toBe(await unknown.text());
@@ -30,14 +31,14 @@ describe('sign-in', () => {
     });
 
     it('treats the password as case-sensitive', async () => {
-      await expectError(await postLogin(s, { username: 'viewer', password: 'VIEWER123' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      await expectApiError(await login(s, { username: 'viewer', password: 'VIEWER123' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
     });
 
     it('checks the password before the master password, and before telling the account is admin', async () => {
       // Wrong password for admin, without master: INVALID_CREDENTIALS, not MASTER_PASSWORD_REQUIRED.
-      await expectError(await postLogin(s, { username: 'admin', password: 'wrong-pass-1' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
-      await expectError(
-        await postLogin(s, { username: 'admin', password: 'wrong-pass-1', masterPassword: 'maestra2024' }),
+      await expectApiError(await login(s, { username: 'admin', password: 'wrong-pass-1' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      await expectApiError(
+        await login(s, { username: 'admin', password: 'wrong-pass-1', masterPassword: 'maestra2024' }),
         401,
         'INVALID_CREDENTIALS',
         MSG.INVALID_CREDENTIALS,
@@ -46,11 +47,11 @@ describe('sign-in', () => {
 
     it('refuses the demo sample user without a usable password (lmartinez)', async () => {
       for (const password of ['x', 'lmartinez', '']) {
-        const res = await postLogin(s, { username: 'lmartinez', password });
+        const res = await login(s, { username: 'lmartinez', password });
         expect(res.status, `password ${JSON.stringify(password)}`).not.toBe(200);
         expect(res.status).toBeLessThan(500);
       }
-      await expectError(await postLogin(s, { username: 'lmartinez', password: 'cualquiera1' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      await expectApiError(await login(s, { username: 'lmartinez', password: 'cualquiera1' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
     });
   });
 
@@ -61,81 +62,81 @@ describe('sign-in', () => {
     });
 
     it('answers the right password of an inactive user with 403 USER_INACTIVE', async () => {
-      const res = await postLogin(s, { username: 'inactivo01', password: 'clave-inactivo-1' });
-      const body = await expectError(res, 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
+      const res = await login(s, { username: 'inactivo01', password: 'clave-inactivo-1' });
+      const body = await expectApiError(res, 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
       expect(body).toEqual({ error: MSG.USER_INACTIVE, code: 'USER_INACTIVE' });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
     it('does not reveal that the account is inactive to a wrong password (401 INVALID_CREDENTIALS)', async () => {
-      await expectError(await postLogin(s, { username: 'inactivo01', password: 'otra-clave-99' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      await expectApiError(await login(s, { username: 'inactivo01', password: 'otra-clave-99' }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
     });
 
     it('says USER_INACTIVE for an inactive admin before asking for the master password', async () => {
       await createUser(s, { username: 'adminviejo', password: 'clave-admin-viejo', role: 'admin', status: 'inactive', masterPassword: 'maestra-vieja-1' });
-      await expectError(await postLogin(s, { username: 'adminviejo', password: 'clave-admin-viejo' }), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
+      await expectApiError(await login(s, { username: 'adminviejo', password: 'clave-admin-viejo' }), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
     });
 
     it('lets the user in again once reactivated', async () => {
       await s.app.ctx.users.update(inactiveId, { status: 'active' });
-      const res = await postLogin(s, { username: 'inactivo01', password: 'clave-inactivo-1' });
+      const res = await login(s, { username: 'inactivo01', password: 'clave-inactivo-1' });
       expect(res.status).toBe(200);
       await s.app.ctx.users.update(inactiveId, { status: 'inactive' });
-      await expectError(await postLogin(s, { username: 'inactivo01', password: 'clave-inactivo-1' }), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
+      await expectApiError(await login(s, { username: 'inactivo01', password: 'clave-inactivo-1' }), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
     });
 
     it('makes a demo account inactive through the repository: 403 with its right password', async () => {
       const viewer = await s.app.ctx.users.findByUsername('viewer');
       await s.app.ctx.users.update(viewer!.id, { status: 'inactive' });
       try {
-        await expectError(await postLogin(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
+        await expectApiError(await login(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
       } finally {
         await s.app.ctx.users.update(viewer!.id, { status: 'active' });
       }
-      expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+      expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     });
   });
 
   describe('4. master password of admin-role accounts', () => {
     it('answers an admin without master password with 401 MASTER_PASSWORD_REQUIRED', async () => {
-      const res = await postLogin(s, { username: 'admin', password: 'admin123' });
-      const body = await expectError(res, 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
+      const res = await login(s, { username: 'admin', password: 'admin123' });
+      const body = await expectApiError(res, 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
       expect(body).toEqual({ error: MSG.MASTER_PASSWORD_REQUIRED, code: 'MASTER_PASSWORD_REQUIRED' });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
     it('treats an empty master password as missing', async () => {
-      await expectError(await postLogin(s, { username: 'admin', password: 'admin123', masterPassword: '' }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
+      await expectApiError(await login(s, { username: 'admin', password: 'admin123', masterPassword: '' }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
     });
 
     it('answers a wrong master password with 401 MASTER_PASSWORD_INVALID', async () => {
-      const res = await postLogin(s, { username: 'admin', password: 'admin123', masterPassword: 'maestra2025' });
-      const body = await expectError(res, 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
+      const res = await login(s, { username: 'admin', password: 'admin123', masterPassword: 'maestra2025' });
+      const body = await expectApiError(res, 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
       expect(body).toEqual({ error: MSG.MASTER_PASSWORD_INVALID, code: 'MASTER_PASSWORD_INVALID' });
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
     it('does not accept the account password as master password', async () => {
-      await expectError(await postLogin(s, { username: 'admin', password: 'admin123', masterPassword: 'admin123' }), 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
+      await expectApiError(await login(s, { username: 'admin', password: 'admin123', masterPassword: 'admin123' }), 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
     });
 
     it('asks the master password of every admin-role account, not only of "admin"', async () => {
       await createUser(s, { username: 'jefa', password: 'clave-de-jefa-1', role: 'admin', masterPassword: 'maestra-de-jefa' });
-      await expectError(await postLogin(s, { username: 'jefa', password: 'clave-de-jefa-1' }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
+      await expectApiError(await login(s, { username: 'jefa', password: 'clave-de-jefa-1' }), 401, 'MASTER_PASSWORD_REQUIRED', MSG.MASTER_PASSWORD_REQUIRED);
       // Another admin's master password is not this one's.
-      await expectError(
-        await postLogin(s, { username: 'jefa', password: 'clave-de-jefa-1', masterPassword: 'maestra2024' }),
+      await expectApiError(
+        await login(s, { username: 'jefa', password: 'clave-de-jefa-1', masterPassword: 'maestra2024' }),
         401,
         'MASTER_PASSWORD_INVALID',
         MSG.MASTER_PASSWORD_INVALID,
       );
-      const ok = await postLogin(s, { username: 'jefa', password: 'clave-de-jefa-1', masterPassword: 'maestra-de-jefa' });
+      const ok = await login(s, { username: 'jefa', password: 'clave-de-jefa-1', masterPassword: 'maestra-de-jefa' });
       expect(ok.status).toBe(200);
       expect(((await ok.json()) as User).role).toBe('admin');
     });
 
     it('ignores a master password sent for a non-admin account', async () => {
-      const res = await postLogin(s, { ...DEMO_PASSWORDS.operator, masterPassword: 'whatever' });
+      const res = await login(s, { ...DEMO_PASSWORDS.operator, masterPassword: 'whatever' });
       expect(res.status).toBe(200);
     });
   });
@@ -143,14 +144,14 @@ describe('sign-in', () => {
   describe('5. success', () => {
     it.each<DemoRole>(['admin', 'operator', 'viewer'])('signs in as %s: 200 User with the role permissions', async (role) => {
       const before = Date.now();
-      const res = await postLogin(s, DEMO_PASSWORDS[role]);
+      const res = await login(s, DEMO_PASSWORDS[role]);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       const user = (await res.json()) as User;
       expectUserShape(user, { username: role, role });
       expect(user.status).toBe('active');
       expect(user.mustChangePassword).toBe(false);
-      expect(user.lastLogin).toMatch(ISO_UTC);
+      expect(user.lastLogin).toMatch(ISO_Z);
       const lastLogin = Date.parse(user.lastLogin!);
       expect(lastLogin).toBeGreaterThanOrEqual(before - 1000);
       expect(lastLogin).toBeLessThanOrEqual(Date.now() + 1000);
@@ -163,7 +164,7 @@ describe('sign-in', () => {
     });
 
     it('sets an httpOnly, SameSite=Strict, Path=/ session cookie without Secure on plain http', async () => {
-      const res = await postLogin(s, DEMO_PASSWORDS.viewer);
+      const res = await login(s, DEMO_PASSWORDS.viewer);
       expect(res.status).toBe(200);
       const cookies = res.headers.getSetCookie().filter((c) => c.startsWith('agua_session='));
       expect(cookies).toHaveLength(1);
@@ -178,13 +179,13 @@ describe('sign-in', () => {
     });
 
     it('gives each sign-in its own random session token', async () => {
-      const a = sessionCookieOf(await postLogin(s, DEMO_PASSWORDS.operator));
-      const b = sessionCookieOf(await postLogin(s, DEMO_PASSWORDS.operator));
+      const a = sessionCookieOf(await login(s, DEMO_PASSWORDS.operator));
+      const b = sessionCookieOf(await login(s, DEMO_PASSWORDS.operator));
       expect(a).not.toBe(b);
     });
 
     it('does not store the token itself: the sessions table holds only its hash', async () => {
-      const cookie = sessionCookieOf(await postLogin(s, DEMO_PASSWORDS.operator));
+      const cookie = sessionCookieOf(await login(s, DEMO_PASSWORDS.operator));
       const token = cookie.slice('agua_session='.length);
       const rows = s.app.ctx.storage.sqlite.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>;
       expect(rows.length).toBeGreaterThan(0);
@@ -198,7 +199,7 @@ describe('sign-in', () => {
       ['OpErAtOr', 'operator'],
     ])('treats the username case-insensitively (%s)', async (typed, stored) => {
       const creds = DEMO_PASSWORDS[stored as DemoRole];
-      const res = await postLogin(s, { ...creds, username: typed });
+      const res = await login(s, { ...creds, username: typed });
       expect(res.status).toBe(200);
       expect(((await res.json()) as User).username).toBe(stored);
     });
@@ -221,7 +222,7 @@ describe('sign-in', () => {
     ];
     it.each(cases)('%s', async (_name, init, status, code) => {
       const res = await s.fetch('/api/v1/auth/login', { method: 'POST', ...init });
-      await expectError(res, status, code);
+      await expectApiError(res, status, code);
       expect(res.headers.getSetCookie()).toEqual([]);
     });
 
@@ -248,11 +249,11 @@ describe('sign-in', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ username: 'viewer', password: 'viewer123', pad: 'x'.repeat(300 * 1024) }),
       });
-      await expectError(res, 413, 'PAYLOAD_TOO_LARGE');
+      await expectApiError(res, 413, 'PAYLOAD_TOO_LARGE');
     });
 
     it('keeps serving after all that', async () => {
-      expect((await postLogin(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
+      expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
       expect((await s.fetch('/api/health')).status).toBe(200);
     });
   });
@@ -277,7 +278,7 @@ describe('sign-in with COOKIE_SECURE=true', () => {
   afterAll(async () => s.close());
 
   it('marks the session cookie Secure (and still httpOnly, SameSite=Strict)', async () => {
-    const res = await postLogin(s, DEMO_PASSWORDS.operator);
+    const res = await login(s, DEMO_PASSWORDS.operator);
     expect(res.status).toBe(200);
     const cookie = res.headers.getSetCookie().find((c) => c.startsWith('agua_session='))!;
     const lower = cookie.split(';').map((p) => p.trim().toLowerCase());

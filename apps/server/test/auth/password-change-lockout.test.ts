@@ -2,7 +2,8 @@
 // password is a guess like a failed sign-in, so that a session left open gets no more guesses.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';
-import { createUser, expectError, loginAs, MSG, postLogin } from './auth-helpers';
+import { createUser, MSG } from './auth-helpers';
+import { expectApiError, login, loginCookie } from '../helpers/api';
 
 const PASSWORD = 'clave-actual-123';
 const USER = { username: 'cambia01', password: PASSWORD };
@@ -15,7 +16,7 @@ function failureRows(s: TestServer, username: string): number {
 }
 
 async function expectLockedOut(res: Response): Promise<void> {
-  await expectError(res, 429, 'TOO_MANY_ATTEMPTS', MSG.TOO_MANY_ATTEMPTS);
+  await expectApiError(res, 429, 'TOO_MANY_ATTEMPTS', MSG.TOO_MANY_ATTEMPTS);
   expect(res.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
 }
 
@@ -31,25 +32,25 @@ describe('changing one\'s own password counts wrong current passwords (LOGIN_MAX
   });
 
   it('records each wrong current password as a sign-in failure of that username from that address', async () => {
-    const cookie = await loginAs(s, USER);
-    await expectError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
-    await expectError(await changeOwn(s, cookie, 'no-es-la-actual-2'), 422, 'PASSWORD_CURRENT_INVALID');
+    const cookie = await loginCookie(s, USER);
+    await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
+    await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-2'), 422, 'PASSWORD_CURRENT_INVALID');
     expect(failureRows(s, USER.username)).toBe(2);
   });
 
   it('after the limit answers 429 with Retry-After, even for the right current password; sign-in is locked too', async () => {
-    const cookie = await loginAs(s, USER);
-    for (let i = 0; i < 3; i++) await expectError(await changeOwn(s, cookie, `no-es-la-actual-${i}`), 422, 'PASSWORD_CURRENT_INVALID');
+    const cookie = await loginCookie(s, USER);
+    for (let i = 0; i < 3; i++) await expectApiError(await changeOwn(s, cookie, `no-es-la-actual-${i}`), 422, 'PASSWORD_CURRENT_INVALID');
     await expectLockedOut(await changeOwn(s, cookie, PASSWORD));
-    await expectLockedOut(await postLogin(s, USER));
+    await expectLockedOut(await login(s, USER));
     // The 429s were not counted, and nothing changed.
     expect(failureRows(s, USER.username)).toBe(3);
     s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
-    await loginAs(s, USER);
+    await loginCookie(s, USER);
   });
 
   it('concurrent wrong guesses get no more than the limit evaluated', async () => {
-    const cookie = await loginAs(s, USER);
+    const cookie = await loginCookie(s, USER);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => changeOwn(s, cookie, `adivinanza-${i}-x`)));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((st) => st === 422), statuses.join(',')).toHaveLength(3);
@@ -57,8 +58,8 @@ describe('changing one\'s own password counts wrong current passwords (LOGIN_MAX
   });
 
   it('a right current password below the limit changes it and resets the count', async () => {
-    const cookie = await loginAs(s, USER);
-    await expectError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
+    const cookie = await loginCookie(s, USER);
+    await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
     expect((await changeOwn(s, cookie, PASSWORD, 'clave-nueva-456')).status).toBe(200);
     expect(failureRows(s, USER.username)).toBe(0);
     expect((await changeOwn(s, cookie, 'clave-nueva-456', PASSWORD)).status).toBe(200);

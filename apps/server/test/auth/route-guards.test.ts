@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { sessionIdOf } from '../../src/features/auth/auth.service';
 import { startServer, type DemoRole, type TestServer } from '../helpers/server';
-import { createUser, expectError, loginAs, MSG, tryLiveSocket } from './auth-helpers';
+import { createUser, MSG, tryLiveSocket } from './auth-helpers';
+import { expectApiError, loginCookie } from '../helpers/api';
 
 /** Who may call a route (API.md): 'admin' = role admin exactly (manage_users). */
 type Required = 'public' | 'device' | 'session' | 'read' | 'write' | 'manage_devices' | 'admin';
@@ -31,14 +32,25 @@ const ROUTES: Record<string, Required> = {
   'GET /api/v1/export.xlsx': 'read',
   'GET /api/v1/export.csv': 'read',
   'GET /api/v1/live': 'read',
+  'GET /api/v1/alarms': 'read',
+  'GET /api/v1/alarms/{}': 'read',
+  'GET /api/v1/alarms/stats': 'read',
+  'GET /api/v1/export-alarms.xlsx': 'read',
+  'GET /api/v1/export-alarms.csv': 'read',
+  'GET /api/v1/devices/{}/alarm-rules': 'read',
   // write
   'POST /api/v1/devices/{}/commands': 'write',
+  'POST /api/v1/alarms/ack': 'write',
+  'POST /api/v1/alarms/{}/ack': 'write',
+  'POST /api/v1/alarms/{}/shelve': 'write',
+  'POST /api/v1/alarms/{}/unshelve': 'write',
   // manage_devices
   'POST /api/v1/devices': 'manage_devices',
   'PATCH /api/v1/devices/{}': 'manage_devices',
   'POST /api/v1/devices/{}/key': 'manage_devices',
   'DELETE /api/v1/devices/{}': 'manage_devices',
   'GET /api/v1/system/storage': 'manage_devices',
+  'PUT /api/v1/devices/{}/alarm-rules/{}': 'manage_devices',
   // manage_users (role admin)
   'GET /api/v1/users': 'admin',
   'POST /api/v1/users': 'admin',
@@ -245,7 +257,7 @@ describe('route guards from the OpenAPI document', () => {
 
   it('refuses a viewer\'s well-formed command with 403 FORBIDDEN, and sends nothing', async () => {
     const res = await s.fetch('/api/v1/devices/esp32_compuerta_01/commands', { method: 'POST', cookie: await cookieOf('viewer'), json: { command: 'abrir' } });
-    await expectError(res, 403, 'FORBIDDEN');
+    await expectApiError(res, 403, 'FORBIDDEN');
   });
 
   it('answers the public routes without a session', async () => {
@@ -261,7 +273,7 @@ describe('route guards from the OpenAPI document', () => {
     });
 
     it('answers a plain anonymous GET with 401', async () => {
-      await expectError(await s.fetch('/api/v1/live'), 401, 'UNAUTHENTICATED');
+      await expectApiError(await s.fetch('/api/v1/live'), 401, 'UNAUTHENTICATED');
     });
 
     it('refuses an anonymous WebSocket upgrade with 401', async () => {
@@ -292,7 +304,7 @@ describe('route guards from the OpenAPI document', () => {
 
     it('gives no live socket to a user who must change the password (403 PASSWORD_CHANGE_REQUIRED)', async () => {
       await createUser(s, { username: 'livepending', password: 'temporal-live-1', mustChangePassword: true });
-      const cookie = await loginAs(s, { username: 'livepending', password: 'temporal-live-1' });
+      const cookie = await loginCookie(s, { username: 'livepending', password: 'temporal-live-1' });
       const out = await tryLiveSocket(s, { cookie });
       expect(out.opened).toBe(false);
       if (!out.opened) {

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { sessionIdOf } from '../../src/features/auth/auth.service';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
-import { auditEvents, createUser, expectError, expectUserShape, loginAs, MSG, openLiveSocket, postLogin } from './auth-helpers';
+import { auditEvents, createUser, expectUserShape, MSG, openLiveSocket } from './auth-helpers';
+import { expectApiError, login, loginCookie } from '../helpers/api';
 
 const HOUR_MS = 3600 * 1000;
 const UNAUTHENTICATED_MSG = 'Sesión no válida o expirada. Inicie sesión de nuevo.';
@@ -23,7 +24,7 @@ function lastUsed(s: TestServer, cookie: string): number | undefined {
 }
 
 async function expectUnauthenticated(res: Response): Promise<void> {
-  const body = await expectError(res, 401, 'UNAUTHENTICATED', UNAUTHENTICATED_MSG);
+  const body = await expectApiError(res, 401, 'UNAUTHENTICATED', UNAUTHENTICATED_MSG);
   expect(body).toEqual({ error: UNAUTHENTICATED_MSG, code: 'UNAUTHENTICATED' });
 }
 
@@ -134,7 +135,7 @@ describe('sessions', () => {
   describe('a deactivated or deleted user', () => {
     it('loses their session at the next request', async () => {
       const id = await createUser(s, { username: 'desactivar1', password: 'clave-desactivar-1', role: 'operator' });
-      const cookie = await loginAs(s, { username: 'desactivar1', password: 'clave-desactivar-1' });
+      const cookie = await loginCookie(s, { username: 'desactivar1', password: 'clave-desactivar-1' });
       expect((await s.fetch('/api/v1/devices', { cookie })).status).toBe(200);
       await s.app.ctx.users.update(id, { status: 'inactive' });
       await expectUnauthenticated(await s.fetch('/api/v1/devices', { cookie }));
@@ -145,7 +146,7 @@ describe('sessions', () => {
 
     it('ends the sessions of a deleted user', async () => {
       const id = await createUser(s, { username: 'borrar0001', password: 'clave-borrar-01' });
-      const cookie = await loginAs(s, { username: 'borrar0001', password: 'clave-borrar-01' });
+      const cookie = await loginCookie(s, { username: 'borrar0001', password: 'clave-borrar-01' });
       expect((await s.fetch('/api/v1/auth/me', { cookie })).status).toBe(200);
       await s.app.ctx.users.delete(id);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
@@ -172,18 +173,18 @@ describe('sessions', () => {
 
     beforeAll(async () => {
       userId = await createUser(s, { username, password: temporary, role: 'operator', mustChangePassword: true });
-      otherCookie = await loginAs(s, { username, password: temporary });
-      cookie = await loginAs(s, { username, password: temporary });
+      otherCookie = await loginCookie(s, { username, password: temporary });
+      cookie = await loginCookie(s, { username, password: temporary });
     });
 
     it('signs in with 200 and mustChangePassword true', async () => {
-      const res = await postLogin(s, { username, password: temporary });
+      const res = await login(s, { username, password: temporary });
       expect(res.status).toBe(200);
       expect(((await res.json()) as User).mustChangePassword).toBe(true);
     });
 
     it('answers 403 PASSWORD_CHANGE_REQUIRED on other routes', async () => {
-      const body = await expectError(await s.fetch('/api/v1/devices', { cookie }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
+      const body = await expectApiError(await s.fetch('/api/v1/devices', { cookie }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
       expect(body).toEqual({ error: MSG.PASSWORD_CHANGE_REQUIRED, code: 'PASSWORD_CHANGE_REQUIRED' });
     });
 
@@ -202,12 +203,12 @@ describe('sessions', () => {
       ['equal to the current password', temporary],
     ])('refuses a new password %s with 422 PASSWORD_POLICY', async (_name, newPassword) => {
       const res = await s.fetch('/api/v1/auth/password', { method: 'POST', cookie, json: { currentPassword: temporary, newPassword } });
-      await expectError(res, 422, 'PASSWORD_POLICY');
+      await expectApiError(res, 422, 'PASSWORD_POLICY');
     });
 
     it('refuses a wrong current password with 422', async () => {
       const res = await s.fetch('/api/v1/auth/password', { method: 'POST', cookie, json: { currentPassword: 'no-es-esta-1', newPassword: 'nueva-clave-segura' } });
-      await expectError(res, 422, 'PASSWORD_CURRENT_INVALID');
+      await expectApiError(res, 422, 'PASSWORD_CURRENT_INVALID');
     });
 
     it.each([
@@ -216,11 +217,11 @@ describe('sessions', () => {
       ['no currentPassword', { newPassword: 'nueva-clave-segura' }],
       ['numbers', { currentPassword: [1], newPassword: { a: 1 } }],
     ])('answers a malformed body (%s) with 400', async (_name, json) => {
-      await expectError(await s.fetch('/api/v1/auth/password', { method: 'POST', cookie, json }), 400, 'VALIDATION_FAILED');
+      await expectApiError(await s.fetch('/api/v1/auth/password', { method: 'POST', cookie, json }), 400, 'VALIDATION_FAILED');
     });
 
     it('still requires the change after the refused attempts', async () => {
-      await expectError(await s.fetch('/api/v1/devices', { cookie }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
+      await expectApiError(await s.fetch('/api/v1/devices', { cookie }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
       expect((await s.fetch('/api/v1/auth/me', { cookie: otherCookie })).status).toBe(200);
     });
 
@@ -239,8 +240,8 @@ describe('sessions', () => {
     });
 
     it('the old password stops working and the new one works', async () => {
-      await expectError(await postLogin(s, { username, password: temporary }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
-      const res = await postLogin(s, { username, password: 'nueva-clave-segura' });
+      await expectApiError(await login(s, { username, password: temporary }), 401, 'INVALID_CREDENTIALS', MSG.INVALID_CREDENTIALS);
+      const res = await login(s, { username, password: 'nueva-clave-segura' });
       expect(res.status).toBe(200);
       expect(((await res.json()) as User).mustChangePassword).toBe(false);
     });
@@ -253,25 +254,25 @@ describe('sessions', () => {
 
     it('lets a user with a pending change sign out', async () => {
       await createUser(s, { username: 'pendiente01', password: 'temporal-456', mustChangePassword: true });
-      const c = await loginAs(s, { username: 'pendiente01', password: 'temporal-456' });
+      const c = await loginCookie(s, { username: 'pendiente01', password: 'temporal-456' });
       expect((await s.fetch('/api/v1/auth/logout', { method: 'POST', cookie: c })).status).toBe(204);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie: c }));
     });
 
     it('a pending admin gets 403 PASSWORD_CHANGE_REQUIRED on admin routes too', async () => {
       await createUser(s, { username: 'adminnuevo', password: 'temporal-789', role: 'admin', masterPassword: 'maestra-nueva-1', mustChangePassword: true });
-      const c = await loginAs(s, { username: 'adminnuevo', password: 'temporal-789', masterPassword: 'maestra-nueva-1' });
-      await expectError(await s.fetch('/api/v1/users', { cookie: c }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
-      await expectError(await s.fetch('/api/v1/audit', { cookie: c }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
+      const c = await loginCookie(s, { username: 'adminnuevo', password: 'temporal-789', masterPassword: 'maestra-nueva-1' });
+      await expectApiError(await s.fetch('/api/v1/users', { cookie: c }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
+      await expectApiError(await s.fetch('/api/v1/audit', { cookie: c }), 403, 'PASSWORD_CHANGE_REQUIRED', MSG.PASSWORD_CHANGE_REQUIRED);
     });
   });
 
   describe('changing one\'s own password without a pending change', () => {
     it('keeps this session and ends the others, for an ordinary user too', async () => {
       await createUser(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
-      const mine = await loginAs(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
-      const laptop = await loginAs(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
-      const phone = await loginAs(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
+      const mine = await loginCookie(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
+      const laptop = await loginCookie(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
+      const phone = await loginCookie(s, { username: 'ordinario1', password: 'clave-ordinaria-1' });
       const res = await s.fetch('/api/v1/auth/password', {
         method: 'POST',
         cookie: mine,
@@ -285,8 +286,8 @@ describe('sessions', () => {
 
     it('closes the live sockets of the ended sessions (4401) and keeps this one', async () => {
       await createUser(s, { username: 'ordinario3', password: 'clave-ordinaria-5' });
-      const mine = await loginAs(s, { username: 'ordinario3', password: 'clave-ordinaria-5' });
-      const other = await loginAs(s, { username: 'ordinario3', password: 'clave-ordinaria-5' });
+      const mine = await loginCookie(s, { username: 'ordinario3', password: 'clave-ordinaria-5' });
+      const other = await loginCookie(s, { username: 'ordinario3', password: 'clave-ordinaria-5' });
       const mySocket = await openLiveSocket(s, mine);
       const otherSocket = await openLiveSocket(s, other);
       const res = await s.fetch('/api/v1/auth/password', {
@@ -304,7 +305,7 @@ describe('sessions', () => {
     it('does not touch other users\' sessions', async () => {
       const viewer = await s.login('viewer');
       await createUser(s, { username: 'ordinario2', password: 'clave-ordinaria-3' });
-      const mine = await loginAs(s, { username: 'ordinario2', password: 'clave-ordinaria-3' });
+      const mine = await loginCookie(s, { username: 'ordinario2', password: 'clave-ordinaria-3' });
       const res = await s.fetch('/api/v1/auth/password', {
         method: 'POST',
         cookie: mine,
@@ -323,7 +324,7 @@ describe('sessions', () => {
 
   describe('audit of sign-in and sign-out', () => {
     it('records auth.login and auth.logout with result ok and the address', async () => {
-      const cookie = await loginAs(s, DEMO_PASSWORDS.operator);
+      const cookie = await loginCookie(s, DEMO_PASSWORDS.operator);
       expect((await s.fetch('/api/v1/auth/logout', { method: 'POST', cookie })).status).toBe(204);
       const operator = (await s.app.ctx.users.findByUsername('operator'))!;
       const logins = await auditEvents(s, 'auth.login');

@@ -439,12 +439,19 @@ describe('device administration', () => {
     it('purging an active device at once removes it and its history', async () => {
       const { apiKey } = await createDevice(s, admin, { id: 'compuerta_purga', name: 'P', location: 'L', type: 'motorized_gate' });
       expect((await postTelemetry(s, gateMsg('compuerta_purga', 'cerrada'), { key: apiKey })).status).toBe(202);
-      expect(countReadings(s, 'compuerta_purga')).toBe(1);
+      expect((await postTelemetry(s, gateMsg('compuerta_purga', 'falla'), { key: apiKey })).status).toBe(202);
+      expect(countReadings(s, 'compuerta_purga')).toBe(2);
+      const alarmsOf = async () => (await jsonOf<{ items: Array<{ kind: string; state: string }> }>(await s.fetch('/api/v1/alarms?deviceId=compuerta_purga', { cookie: viewer }))).body.items;
+      await waitFor(async () => (await alarmsOf()).some((a) => a.kind === 'gate_fault' && a.state === 'unack'), 5000);
       expect((await s.fetch('/api/v1/devices/compuerta_purga?purge=true', { method: 'DELETE', cookie: admin })).status).toBe(204);
       expect((await listIds(s, admin, true)).map((d) => d.id)).not.toContain('compuerta_purga');
       expect(countReadings(s, 'compuerta_purga')).toBe(0);
       await expectApiError(await postTelemetry(s, gateMsg('compuerta_purga', 'cerrada'), { key: apiKey }), 401);
       await createDevice(s, admin, { id: 'compuerta_purga', name: 'P2', location: 'L', type: 'motorized_gate' });
+      // The new device with the same id inherits no alarm of the purged one, open or past.
+      expect(await alarmsOf()).toEqual([]);
+      const openIds = (await jsonOf<{ items: Array<{ deviceId: string }> }>(await s.fetch('/api/v1/alarms?state=open', { cookie: viewer }))).body.items.map((a) => a.deviceId);
+      expect(openIds).not.toContain('compuerta_purga');
       await expectApiError(await s.fetch('/api/v1/devices/no_such_device', { method: 'DELETE', cookie: admin }), 404);
       await expectApiError(await s.fetch(`/api/v1/devices/${GATE_2}?purge=maybe`, { method: 'DELETE', cookie: admin }), 400);
       expect((await listIds(s, admin)).map((d) => d.id)).toContain(GATE_2);

@@ -4,7 +4,6 @@
 // with what the server stored.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, demoKey, type TestServer } from '../helpers/server';
 import { GATE_2, LEVEL_2, countReadings, getDevice, readingRows, sleep, waitFor } from '../helpers/protocol';
 import { getCommand, issueOk, waitForCommandStatus } from '../helpers/api';
+import { freePort } from '../helpers/net';
 
 const FIRMWARE = fileURLToPath(new URL('../../../../firmware/', import.meta.url));
 const BOARD = path.join(FIRMWARE, 'build', 'virtual-board');
@@ -68,18 +68,6 @@ function stateDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-board-'));
   stateDirs.push(dir);
   return dir;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 const motorStarts = (b: Board) => b.of('motor').filter((e) => e.direction !== 0).length;

@@ -2,28 +2,13 @@
 // Helpers for the commands, users and device-admin API tests: real HTTP against a TestServer,
 // with a real client acting as the device (its key, not a session).
 import { expect } from 'vitest';
+import type { Command, DeviceCommand } from '@agua/shared';
 import { demoKey, sessionCookieOf, type TestServer } from './server';
 import { sleep } from './protocol';
 
-export interface ApiCommand {
-  id: string;
-  deviceId: string;
-  command: string;
-  status: 'pending' | 'delivered' | 'succeeded' | 'failed' | 'timed_out' | 'superseded';
-  issuedBy: { id: string; username: string; name: string } | null;
-  issuedAt: string;
-  deliveredAt: string | null;
-  completedAt: string | null;
-  message: string | null;
-}
-
-/** A command as a device receives it (PROTOCOL.md "Commands"). */
-export interface DeviceCommandMsg {
-  id: string;
-  command: string;
-  issuedAt: string;
-  expiresAt: string;
-}
+/** A command as the API shows it, and as a device receives it (PROTOCOL.md "Commands"): the shared types. */
+export type ApiCommand = Command;
+export type DeviceCommandMsg = DeviceCommand;
 
 export interface AuditEvent {
   id: string;
@@ -45,14 +30,20 @@ export async function jsonOf<T = any>(res: Response): Promise<{ status: number; 
   return { status: res.status, body: (text.length > 0 ? JSON.parse(text) : null) as T };
 }
 
-/** Asserts the `{error, code}` envelope with a given status and code; returns the body. */
-export async function expectApiError(res: Response, status: number, code?: string): Promise<Record<string, unknown>> {
+/**
+ * Asserts the API's error envelope: the status, JSON `{error, code, details?}` and nothing else, a
+ * Spanish text, the code when given and the exact text when given; returns the body.
+ */
+export async function expectApiError(res: Response, status: number, code?: string, message?: string): Promise<Record<string, unknown>> {
   const text = await res.text();
   expect({ status: res.status, body: text }).toMatchObject({ status });
+  expect(res.headers.get('content-type') ?? '').toMatch(/application\/json/);
   const body = JSON.parse(text) as Record<string, unknown>;
+  for (const key of Object.keys(body)) expect(['error', 'code', 'details']).toContain(key);
   expect(typeof body.error).toBe('string');
   expect((body.error as string).length).toBeGreaterThan(0);
   if (code !== undefined) expect(body.code).toBe(code);
+  if (message !== undefined) expect(body.error).toBe(message);
   return body;
 }
 
@@ -136,9 +127,9 @@ export async function auditPage(s: TestServer, adminCookie: string, query: Recor
   return body.items;
 }
 
-/** POST /api/v1/auth/login; returns the response (the caller checks it). */
-export function login(s: TestServer, body: { username: string; password: string; masterPassword?: string }): Promise<Response> {
-  return s.fetch('/api/v1/auth/login', { method: 'POST', json: body });
+/** POST /api/v1/auth/login with any body; returns the response (the caller checks it). */
+export function login(s: TestServer, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return s.fetch('/api/v1/auth/login', { method: 'POST', json: body, headers });
 }
 
 /** Signs in and returns the session cookie; throws unless 200. */

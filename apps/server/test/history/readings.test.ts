@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Reading } from '@agua/shared';
 import { demoKey, startServer, type TestServer } from '../helpers/server';
 import { countReadings, createLevelSensor, insertReadings, type SeedReading } from './history-helpers';
 
-interface Reading {
-  ts: string;
-  value: number | string;
-  unit: string | null;
-  status: string;
-}
 interface Page {
   items: Reading[];
   nextCursor: string | null;

@@ -17,8 +17,8 @@ import { expectApiError, jsonOf } from '../helpers/api';
 /** Fills the storage until SQLite can write no more, and gives the space back. */
 interface Filler {
   kind: 'tmpfs' | 'max_page_count';
-  fill(): void;
-  free(): void;
+  fill(): Promise<void>;
+  free(): Promise<void>;
   /** Unmounts what setUp mounted. */
   tearDown(): void;
 }
@@ -28,19 +28,25 @@ function setUpFiller(dir: string, s: () => TestServer): Filler {
   try {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=3m', 'tmpfs', dir], { stdio: 'ignore' });
   } catch {
-    const sqlite = () => s().app.ctx.storage.sqlite;
+    // A per-connection limit: on the server's connection and on the readings writer's thread.
+    const limitPages = async (pages: number | null) => {
+      const { storage, readingsWriter } = s().app.ctx;
+      const max = pages ?? 1073741823;
+      storage.sqlite.pragma(`max_page_count = ${max}`);
+      await readingsWriter.pragma(`max_page_count = ${max}`);
+    };
     return {
       kind: 'max_page_count',
-      fill: () => void sqlite().pragma(`max_page_count = ${Number(sqlite().pragma('page_count', { simple: true }))}`),
-      free: () => void sqlite().pragma('max_page_count = 1073741823'),
+      fill: () => limitPages(Number(s().app.ctx.storage.sqlite.pragma('page_count', { simple: true }))),
+      free: () => limitPages(null),
       tearDown: () => undefined,
     };
   }
   const filler = `${dir}/filler`;
   return {
     kind: 'tmpfs',
-    fill: () => fillToEnospc(filler),
-    free: () => fs.rmSync(filler, { force: true }),
+    fill: async () => fillToEnospc(filler),
+    free: async () => fs.rmSync(filler, { force: true }),
     tearDown: () => execFileSync('umount', [dir]),
   };
 }
@@ -97,7 +103,7 @@ describe('full disk', () => {
   });
   afterAll(async () => {
     // Space first: closing flushes state to the storage, and a failed test may have left it full.
-    if (s) filler.free();
+    if (s) await filler.free();
     try {
       await s?.close();
     } finally {
@@ -111,7 +117,7 @@ describe('full disk', () => {
    * slack, or pages with room, a few may still fit); returns the refused one's number.
    */
   async function fillAndPostUntilRefused(deviceId: string): Promise<{ n: number; res: Response }> {
-    filler.fill();
+    await filler.fill();
     for (let tries = 0; tries < 500; tries++) {
       const n = nextN++;
       const res = await postTelemetry(s, reading(deviceId, n));
@@ -154,7 +160,7 @@ describe('full disk', () => {
     expect(during.fault?.code).toBe('STORAGE_FULL');
     expect(Date.parse(during.fault!.since)).toBeGreaterThan(Date.now() - 60_000);
 
-    filler.free();
+    await filler.free();
     // The device sends what was refused again: each is new (it was not stored), and stored now.
     for (const n of [refused.n, ...group]) {
       await expectAccepted(await postTelemetry(s, reading(LEVEL_1, n)));
@@ -180,7 +186,7 @@ describe('full disk', () => {
     const refused = await fillAndPostUntilRefused(LEVEL_1);
     await expectStorageFull(refused.res);
     expect((await s.fetch('/api/health')).status).toBe(503);
-    filler.free();
+    await filler.free();
     // A fault is believed for 2 s before a probe may clear it.
     await new Promise((r) => setTimeout(r, 2100));
     expect(await jsonOf(await s.fetch('/api/health'))).toEqual({ status: 200, body: { status: 'ok', mqtt: { port: s.mqttPort } } });
@@ -214,7 +220,7 @@ describe('full disk', () => {
       expect(pubacked).toBe(false);
       expect((await s.fetch('/api/health')).status).toBe(503);
 
-      filler.free();
+      await filler.free();
       await endClient(client, true);
       client = await connectDevice(s, LEVEL_2);
       await publishQos1(client, topics.telemetry(LEVEL_2), reading(LEVEL_2, n));

@@ -3,7 +3,6 @@
 // must be there after a restart on the same DATA_DIR.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,20 +10,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
 import { LEVEL_1, LEVEL_2, levelMsg, sleep } from '../helpers/protocol';
+import { freePort } from '../helpers/net';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Child {
   proc: ChildProcess;

@@ -16,18 +16,10 @@ import {
   readingRows,
   setEnabled,
 } from '../helpers/protocol';
+import { expectApiError } from '../helpers/api';
 
-/** Asserts status + envelope `{error (Spanish text of code), code, details?}` and returns the body. */
-async function expectError(res: Response, status: number, code: ErrorCode) {
-  const text = await res.text();
-  expect({ status: res.status, text }).toMatchObject({ status });
-  expect(res.headers.get('content-type') ?? '').toMatch(/application\/json/);
-  const body = JSON.parse(text) as { error: string; code: string; details?: Record<string, unknown> };
-  expect(body.code).toBe(code);
-  expect(body.error).toBe(ERROR_MESSAGES[code]);
-  for (const k of Object.keys(body)) expect(['error', 'code', 'details']).toContain(k);
-  return body;
-}
+/** Asserts status + envelope with the exact Spanish text of the code (ERROR_MESSAGES). */
+const expectError = (res: Response, status: number, code: ErrorCode) => expectApiError(res, status, code, ERROR_MESSAGES[code]) as Promise<{ error: string; code: string; details?: Record<string, unknown> }>;
 
 async function expectAccepted(res: Response, accepted = 1) {
   const text = await res.text();

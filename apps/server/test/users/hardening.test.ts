@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { hashPassword } from '../../src/lib/password';
 import { DEMO_PASSWORDS, startServer, tempDataDir, type TestServer } from '../helpers/server';
-import { ackHttp, auditPage, expectApiError, ISO_Z, issueCommand, issueOk, jsonOf } from '../helpers/api';
+import { ackHttp, auditPage, expectApiError, ISO_Z, issueCommand, issueOk, jsonOf, loginCookie } from '../helpers/api';
 import { GATE_1, GATE_2, gateMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';
-import { createUser, loginAs } from '../auth/auth-helpers';
+import { createUser } from '../auth/auth-helpers';
 
 const ENV = { LOGIN_MAX_FAILURES_PER_USER: '1000', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' };
 const ROUNDS = 6;
@@ -55,7 +55,7 @@ describe('the last active admin under concurrent requests', () => {
       restoreAdmin(s, 'admin', DEMO_PASSWORDS.admin.masterPassword, DEMO_PASSWORDS.admin.password),
       restoreAdmin(s, ADMIN2.username, ADMIN2.masterPassword, ADMIN2.password),
     ]);
-    const cookies = await Promise.all([loginAs(s, DEMO_PASSWORDS.admin), loginAs(s, ADMIN2)]);
+    const cookies = await Promise.all([loginCookie(s, DEMO_PASSWORDS.admin), loginCookie(s, ADMIN2)]);
     return [
       { id: ids[0], cookie: cookies[0], masterPassword: DEMO_PASSWORDS.admin.masterPassword },
       { id: ids[1], cookie: cookies[1], masterPassword: ADMIN2.masterPassword },
@@ -174,7 +174,7 @@ describe("an admin's own master password", () => {
     const denied = (await auditPage(s, admin, { action: 'user.updated' })).find((e) => e.result === 'denied');
     expect(denied).toMatchObject({ userId: adminId, target: `user:${adminId}`, details: { code: 'MASTER_PASSWORD_CURRENT_INVALID' } });
     // Nothing changed: the old master password still signs in (which also clears the failure).
-    await loginAs(s, DEMO_PASSWORDS.admin);
+    await loginCookie(s, DEMO_PASSWORDS.admin);
   });
 
   it('with the right current one: 200, the other sessions end, this one stays; only the new one signs in', async () => {
@@ -184,7 +184,7 @@ describe("an admin's own master password", () => {
     expect((await s.fetch('/api/v1/auth/me', { cookie: admin })).status).toBe(200);
     await expectApiError(await s.fetch('/api/v1/auth/me', { cookie: other }), 401);
     await expectApiError(await s.fetch('/api/v1/auth/login', { method: 'POST', json: DEMO_PASSWORDS.admin }), 401, 'MASTER_PASSWORD_INVALID');
-    await loginAs(s, { ...DEMO_PASSWORDS.admin, masterPassword: NEW_MASTER });
+    await loginCookie(s, { ...DEMO_PASSWORDS.admin, masterPassword: NEW_MASTER });
     // Back to the demo one for the next test.
     const back = await patchUser(s, admin, adminId, { masterPassword: DEMO_PASSWORDS.admin.masterPassword, currentMasterPassword: NEW_MASTER });
     expect(back.status).toBe(200);
@@ -210,7 +210,7 @@ describe("an admin's own master password", () => {
     const admin = await s.login('admin');
     const otherId = await createUser(s, { username: 'admin3', password: 'admin3-definitiva', role: 'admin', masterPassword: 'maestra-tres-2025' });
     expect((await patchUser(s, admin, otherId, { masterPassword: 'maestra-tres-nueva' })).status).toBe(200);
-    await loginAs(s, { username: 'admin3', password: 'admin3-definitiva', masterPassword: 'maestra-tres-nueva' });
+    await loginCookie(s, { username: 'admin3', password: 'admin3-definitiva', masterPassword: 'maestra-tres-nueva' });
     expect((await s.fetch('/api/v1/auth/me', { cookie: admin })).status).toBe(200);
   });
 });
@@ -250,7 +250,7 @@ describe('passwords made only of whitespace', () => {
       'newPassword',
     );
     expect((await listUsers(s, admin)).map((u) => u.username)).not.toContain('espacios');
-    await loginAs(s, DEMO_PASSWORDS.viewer);
+    await loginCookie(s, DEMO_PASSWORDS.viewer);
   });
 });
 

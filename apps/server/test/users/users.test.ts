@@ -2,21 +2,11 @@
 // forced change, the rules (unique, policy, master password, last admin), sessions and live sockets
 // that end at once, and the audit trail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD_MAX_LENGTH, type User } from '@agua/shared';
 import { sessionCookieOf, startServer, type TestServer } from '../helpers/server';
 import { GATE_2, gateMsg, openLive, postTelemetry } from '../helpers/protocol';
 import { ackHttp, auditPage, expectApiError, getCommand, issueCommand, issueOk, jsonOf, login, loginCookie } from '../helpers/api';
 
-interface User {
-  id: string;
-  username: string;
-  name: string;
-  email: string;
-  role: 'admin' | 'operator' | 'viewer';
-  permissions: string[];
-  status: 'active' | 'inactive';
-  lastLogin: string | null;
-  mustChangePassword: boolean;
-}
 
 const USER_KEYS = ['email', 'id', 'lastLogin', 'mustChangePassword', 'name', 'permissions', 'role', 'status', 'username'];
 const PERMISSIONS = { admin: ['delete', 'manage_devices', 'manage_users', 'read', 'write'], operator: ['read', 'write'], viewer: ['read'] };
@@ -126,6 +116,21 @@ describe('users (admin)', () => {
     const trail = JSON.stringify(await auditPage(s, admin));
     expect(trail).not.toContain('temporal-123');
     expect(trail).not.toContain('nueva-clave-carla');
+  });
+
+  it('one password length for every route: the longest password can be set by an admin, changed to, and signed in with; one more is refused', async () => {
+    const longest = 'p'.repeat(PASSWORD_MAX_LENGTH - 4) + '-123';
+    const tooLong = longest + 'x';
+    await expectApiError(await postUser(s, admin, { username: 'clave_larga_mal', name: 'N', email: 'clm@test.example', role: 'viewer', password: tooLong }), 400);
+    const user = await createUser(s, admin, { username: 'clave_larga', email: 'cl@test.example' });
+    expect((await resetPassword(s, admin, user.id, { password: longest })).status).toBe(200);
+    await expectApiError(await resetPassword(s, admin, user.id, { password: tooLong }), 400);
+    const temp = await loginCookie(s, { username: 'clave_larga', password: longest });
+    await expectApiError(await changeOwn(s, temp, longest, tooLong), 400);
+    const other = 'q'.repeat(PASSWORD_MAX_LENGTH - 4) + '-456';
+    expect((await changeOwn(s, temp, longest, other)).status).toBe(200);
+    expect((await login(s, { username: 'clave_larga', password: other })).status).toBe(200);
+    await expectApiError(await login(s, { username: 'clave_larga', password: other + 'x' }), 400);
   });
 
   it('rules: duplicate username (any case) or e-mail 409; invalid e-mail 400; password policy 422; admin without master password 422', async () => {

@@ -59,6 +59,13 @@ export const ERROR_MESSAGES = {
   COMMAND_INVALID: 'Comando no válido para este tipo de dispositivo.',
   COMMAND_IN_PROGRESS: 'Ya hay un comando en curso para este dispositivo.',
   COMMAND_NOT_FOUND: 'Comando no encontrado.',
+  // Alarms
+  ALARM_RULE_NOT_FOUND: 'Regla de alarma no encontrada.',
+  ALARM_RULE_INVALID: 'Valores de la regla de alarma no posibles.',
+  ALARM_NOT_FOUND: 'Alarma no encontrada.',
+  ALARM_NOT_ACKABLE: 'La alarma no está pendiente de reconocimiento.',
+  ALARM_NOT_SHELVED: 'La alarma no está suspendida.',
+  ALARM_NOT_SHELVABLE: 'Solo se puede suspender una alarma abierta.',
   // Users
   USERNAME_TAKEN: 'El nombre de usuario ya existe.',
   EMAIL_TAKEN: 'El correo electrónico ya está en uso.',

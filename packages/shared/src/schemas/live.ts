@@ -1,14 +1,17 @@
+import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
 import type { User } from './user';
 
 /** Frames the server sends on the live socket, keyed by `type` (API.md "Live socket"). */
 export interface LiveEventMap {
-  hello: { user: User; devices: Device[] };
+  hello: { user: User; devices: Device[]; alarms: Alarm[] };
   'reading.created': { deviceId: string; reading: Reading };
   'device.updated': Device;
   'command.updated': Command;
   /** A device was retired or purged: it leaves the lists (an addition to API.md's table). */
   'device.removed': { id: string };
+  /** Every transition of an alarm (ALARMS.md). */
+  'alarm.updated': Alarm;
 }
 export type LiveEventType = keyof LiveEventMap;
 export type LiveEvent = { [K in LiveEventType]: { type: K; data: LiveEventMap[K] } }[LiveEventType];

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PERMISSIONS, ROLES } from '../auth/permissions';
+import { PASSWORD_MAX_LENGTH } from '../input-limits';
 import { IsoDateTime, Literals } from './common';
 
 export const RoleSchema = Literals(ROLES);
@@ -23,9 +24,10 @@ export const UserSchema = Type.Object(
 export type User = Static<typeof UserSchema>;
 export type UserStatus = Static<typeof UserStatusSchema>;
 
+/** Sign-in takes any username up to 200 characters (a wrong one is a 401 like any other) and every password a route can set. */
 export const LoginBodySchema = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 200 }),
-  password: Type.String({ minLength: 1, maxLength: 1000 }),
-  masterPassword: Type.Optional(Type.String({ maxLength: 1000 })),
+  password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
+  masterPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { LoginBodySchema, UserSchema } from '@agua/shared';
+import { ChangePasswordBodySchema, LoginBodySchema, UserSchema } from '@agua/shared';
 import { SESSION_COOKIE, setSessionCookie } from '../../plugins/access';
 import { errors, PUBLIC_SECURITY, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toUser } from '../users/user.mapper';
@@ -61,10 +61,7 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
         'A wrong `currentPassword` (422 PASSWORD_CURRENT_INVALID) counts as a sign-in failure of this username from this address: ' +
         'during a lockout every attempt, the right one included, gets 429 TOO_MANY_ATTEMPTS with Retry-After.',
       security: SESSION_SECURITY,
-      body: Type.Object({
-        currentPassword: Type.String({ minLength: 1, maxLength: 1000 }),
-        newPassword: Type.String({ minLength: 1, maxLength: 1000 }),
-      }),
+      body: ChangePasswordBodySchema,
       response: { 200: UserSchema, ...errors(400, 401, 403, 422, 429) },
     },
     handler: async (req) => {

@@ -1,24 +1,16 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CommandSchema, DEVICE_ID_PATTERN, Page } from '@agua/shared';
-import { AppError, badRequest, notFound } from '../../lib/errors';
-import { DEVICE_SECURITY, errors, SESSION_SECURITY } from '../../lib/route-schemas';
-import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
-import type { TelemetryService } from '../telemetry/telemetry.service';
-import { authorizeDevice, deviceKeyOf } from '../telemetry/telemetry.routes';
+import { badRequest, notFound } from '../../lib/errors';
+import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toCommand, type CommandsRepository } from './commands.repository';
 import type { CommandsService } from './commands.service';
 
 export interface CommandsRoutesOptions {
   commands: CommandsService;
   repo: CommandsRepository;
-  telemetry: TelemetryService;
-  limiter: DeviceRateLimiter;
 }
-
-const DeviceCommandSchema = Type.Object({ id: Type.String(), command: Type.String(), issuedAt: Type.String(), expiresAt: Type.String() });
-const MAX_WAIT_S = 60;
 
 /** Cursor of a command page: the last item's issue time and id. */
 const encodeCursor = (issuedAtMs: number, id: string) => Buffer.from(`${issuedAtMs}|${id}`).toString('base64url');
@@ -28,7 +20,7 @@ function decodeCursor(cursor: string): { issuedAtMs: number; id: string } {
   return { issuedAtMs: Number(ms), id };
 }
 
-/** Commands: issued by users, fetched and acknowledged by devices (API.md, PROTOCOL.md). */
+/** Commands as users see them: issued, looked up, listed (API.md). Devices take them through the gateway. */
 export default async function commandsRoutes(app: FastifyInstance, opts: CommandsRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const DeviceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -97,60 +89,6 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
       return { items: items.map(toCommand), nextCursor: rows.length > limit && last ? encodeCursor(last.issuedAtMs, last.id) : null };
-    },
-  });
-
-  // --- Device side (key, not session) ---
-
-  /** Key and rate first (PROTOCOL.md); then the device named in the path must be the key's. */
-  const onRequest = async (req: FastifyRequest) => {
-    req.device = authorizeDevice(req, opts.telemetry, opts.limiter);
-  };
-  const deviceOfRequest = (req: FastifyRequest, id: string) => {
-    if (req.device!.id !== id) throw new AppError(403, 'DEVICE_ID_MISMATCH');
-    return req.device!;
-  };
-
-  r.get('/api/v1/devices/:id/commands', {
-    config: { access: 'device' },
-    onRequest,
-    schema: {
-      tags: ['devices (protocol)'],
-      summary: 'Long poll: the device waits up to `wait` seconds for a command',
-      security: DEVICE_SECURITY,
-      params: DeviceParams,
-      querystring: Type.Object({ wait: Type.Optional(Type.String({ maxLength: 32 })) }),
-      response: { 200: Type.Array(DeviceCommandSchema), ...errors(400, 401, 403, 429) },
-    },
-    handler: async (req, reply) => {
-      const device = deviceOfRequest(req, req.params.id);
-      const raw = req.query.wait ?? '25';
-      // Whole seconds; any larger number is taken as 60 (PROTOCOL.md), anything else is refused.
-      if (!/^\d+$/.test(raw)) throw badRequest('VALIDATION_FAILED', { field: 'wait' });
-      const waitS = Math.min(Number(raw), MAX_WAIT_S);
-      const abort = new AbortController();
-      req.raw.on('close', () => abort.abort());
-      const commands = await opts.commands.longPoll(device.id, waitS * 1000, abort.signal);
-      // A poll ended by Desconectar, a new key or retirement answers as a new request would.
-      if (commands.length === 0) opts.telemetry.authenticate(deviceKeyOf(req));
-      return reply.status(200).send(commands);
-    },
-  });
-
-  r.post('/api/v1/devices/:id/commands/:commandId/ack', {
-    config: { access: 'device' },
-    onRequest,
-    schema: {
-      tags: ['devices (protocol)'],
-      summary: "The device's acknowledgement of a command",
-      security: DEVICE_SECURITY,
-      params: Type.Object({ id: Type.String({ maxLength: 64 }), commandId: Type.String({ maxLength: 100 }) }),
-      body: Type.Unknown(),
-      response: { 200: Type.Object({ status: Type.String() }), ...errors(400, 401, 403, 404, 422) },
-    },
-    handler: async (req) => {
-      const device = deviceOfRequest(req, req.params.id);
-      return { status: await opts.commands.acknowledge(device.id, req.params.commandId, req.body) };
     },
   });
 }

@@ -44,9 +44,12 @@ interface Actor {
   ip: string;
 }
 
-/** Extra storage work that retiring or purging a device needs from other features. */
-export interface DevicePurger {
-  purgeHistory(deviceId: string): Promise<void>;
+/** What other features do when a device is created, has its settings changed or is purged (composed in app.ts). */
+export interface DeviceLifecycle {
+  created(device: DeviceRecord): Promise<void>;
+  settingsChanged(device: DeviceRecord, before: DeviceSettings): Promise<void>;
+  /** Before the device row goes: its history and everything else stored about it. */
+  purging(deviceId: string): Promise<void>;
 }
 
 /**
@@ -60,7 +63,7 @@ export class DeviceAdminService {
     private readonly bus: EventBus,
     private readonly audit: AuditService,
     private readonly keyPepper: string,
-    private readonly purger: DevicePurger,
+    private readonly lifecycle: DeviceLifecycle,
   ) {}
 
   async create(input: CreateDeviceInput, actor: Actor): Promise<{ device: DeviceRecord; apiKey: string }> {
@@ -85,6 +88,7 @@ export class DeviceAdminService {
     };
     await this.repo.insert(record);
     this.devices.upsert(record);
+    await this.lifecycle.created(record);
     await this.record('device.created', record.id, actor, { type: record.type, name: record.name });
     return { device: record, apiKey };
   }
@@ -101,6 +105,7 @@ export class DeviceAdminService {
     };
     await this.repo.updateAdmin(next);
     this.devices.upsert(next);
+    if (input.config !== undefined) await this.lifecycle.settingsChanged(next, current.settings);
     if (input.enabled === false && current.enabled) this.bus.emit('device.revoked', { deviceId: id });
     if (input.enabled !== undefined && input.enabled !== current.enabled) {
       await this.record(input.enabled ? 'device.enabled' : 'device.disabled', id, actor);
@@ -128,7 +133,7 @@ export class DeviceAdminService {
     if (!current || (current.retiredAtMs !== null && !purge)) throw notFound('DEVICE_NOT_FOUND');
     this.bus.emit('device.revoked', { deviceId: id });
     if (purge) {
-      await this.purger.purgeHistory(id);
+      await this.lifecycle.purging(id);
       await this.repo.delete(id);
       this.devices.remove(id);
     } else {

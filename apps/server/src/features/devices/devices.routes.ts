@@ -1,30 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DEVICE_ID_PATTERN, DeviceSchema, DeviceTypeSchema, GateStateSchema, WaterTypeSchema } from '@agua/shared';
+import { CreateDeviceBodySchema, DeviceSchema, UpdateDeviceBodySchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DeviceAdminService } from './device-admin.service';
 import type { DevicesService } from './devices.service';
 
-// The `config` of a Device as GET returns it is valid input too, so a client may send it back as is.
-const ConfigInput = Type.Object(
-  {
-    maxLevel: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1000 })),
-    unit: Type.Optional(Type.Literal('m', { description: 'Level sensors measure in metres; the only value accepted, and nothing to store.' })),
-    warningPct: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100 })),
-    criticalPct: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100 })),
-    offlineAfterS: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
-    travelTimeoutS: Type.Optional(Type.Integer({ minimum: 1, maximum: 3600 })),
-    state: Type.Optional(
-      Type.Union([GateStateSchema, Type.Null()], {
-        description: "A gate's state as GET shows it: accepted and ignored. The state only ever comes from the device; no API call changes it.",
-      }),
-    ),
-  },
-  { additionalProperties: false, description: 'Settings to change; the `config` a GET returned may be sent back unchanged.' },
-);
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
-const Location = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
 export interface DevicesRoutesOptions {
@@ -56,14 +37,7 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
       tags,
       summary: 'Register a device; the answer holds its API key, shown only this once',
       security: SESSION_SECURITY,
-      body: Type.Object({
-        id: Type.String({ pattern: DEVICE_ID_PATTERN }),
-        name: Name,
-        location: Location,
-        type: DeviceTypeSchema,
-        waterType: Type.Optional(Type.Union([WaterTypeSchema, Type.Null()])),
-        config: Type.Optional(ConfigInput),
-      }),
+      body: CreateDeviceBodySchema,
       response: { 201: Type.Object({ device: DeviceSchema, apiKey: Type.String() }), ...errors(400, 401, 403, 409, 422) },
     },
     handler: async (req, reply) => {
@@ -79,16 +53,7 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
       summary: "Edit a device; enabled:false is 'Desconectar', enabled:true 'Conectar'",
       security: SESSION_SECURITY,
       params: Params,
-      body: Type.Object(
-        {
-          enabled: Type.Optional(Type.Boolean()),
-          name: Type.Optional(Name),
-          location: Type.Optional(Location),
-          waterType: Type.Optional(Type.Union([WaterTypeSchema, Type.Null()])),
-          config: Type.Optional(ConfigInput),
-        },
-        { additionalProperties: false },
-      ),
+      body: UpdateDeviceBodySchema,
       response: { 200: DeviceSchema, ...errors(400, 401, 403, 404, 422) },
     },
     handler: async (req) => {

@@ -6,6 +6,8 @@ import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.r
 
 /** A device that is only heard (no status change) is re-sent to browsers at most this often. */
 const LAST_SEEN_PUSH_MS = 5_000;
+/** Keys remembered after their hash was computed: one per device of a large plant. */
+const KEY_CACHE_SIZE = 20_000;
 
 interface LiveState {
   record: DeviceRecord;
@@ -31,6 +33,12 @@ export interface DevicesServiceOptions {
 export class DevicesService {
   private readonly state = new Map<string, LiveState>();
   private readonly byKeyHash = new Map<string, string>();
+  /**
+   * Key → device id for keys already hashed: the HMAC is a tenth of a device request's CPU. Holds
+   * only keys that matched (an unknown key is never remembered), is emptied whenever any key
+   * changes, and lives in memory only, like the key of a request being served.
+   */
+  private readonly byKey = new Map<string, string>();
   private readonly dirtyLastSeen = new Set<string>();
 
   constructor(
@@ -84,8 +92,14 @@ export class DevicesService {
 
   /** The device a key belongs to (retired devices have no key). */
   findByKey(key: string): DeviceRecord | undefined {
-    const id = this.byKeyHash.get(hashDeviceKey(this.opts.keyPepper, key));
-    return id ? this.state.get(id)?.record : undefined;
+    let id = this.byKey.get(key);
+    if (id === undefined) {
+      id = this.byKeyHash.get(hashDeviceKey(this.opts.keyPepper, key));
+      if (id === undefined) return undefined;
+      if (this.byKey.size >= KEY_CACHE_SIZE) this.byKey.clear();
+      this.byKey.set(key, id);
+    }
+    return this.state.get(id)?.record;
   }
 
   get(id: string): DeviceRecord | undefined {
@@ -103,6 +117,11 @@ export class DevicesService {
       out.push(this.toApi(live));
     }
     return out;
+  }
+
+  /** Every device's stored record, retired ones included. */
+  listRecords(): DeviceRecord[] {
+    return [...this.state.values()].map((live) => live.record);
   }
 
   getApi(id: string): Device | undefined {
@@ -200,6 +219,7 @@ export class DevicesService {
   /** Adds a device or replaces its administrative fields; keeps the key index right. */
   upsert(record: DeviceRecord): void {
     const existing = this.state.get(record.id);
+    this.byKey.clear();
     if (existing?.record.keyHash) this.byKeyHash.delete(existing.record.keyHash);
     if (existing) {
       // 'Desconectar': once enabled again it shows offline until it talks again (PRODUCT.md), so
@@ -218,6 +238,7 @@ export class DevicesService {
   remove(id: string): void {
     const live = this.state.get(id);
     if (!live) return;
+    this.byKey.clear();
     if (live.record.keyHash) this.byKeyHash.delete(live.record.keyHash);
     this.state.delete(id);
     this.bus.emit('device.removed', { id });

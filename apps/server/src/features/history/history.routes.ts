@@ -1,10 +1,10 @@
 // Reading history, trends and the Excel/CSV exports (API.md). Needs HistoryService.
-import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CSV_FILE_NAME, EXCEL_FILE_NAME, IsoDateTime, Page, ReadingSchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { fileAnswer, streamExport } from '../../lib/stream-export';
 import { CSV_CONTENT_TYPE, writeCsv } from './export-csv';
 import { writeXlsx, XLSX_CONTENT_TYPE, type RowSource } from './export-xlsx';
 import { DEFAULT_PAGE_LIMIT, type ExportPlan, type HistoryService } from './history.service';
@@ -56,35 +56,6 @@ const ExportQuery = Type.Object({
   to: Type.Optional(Type.String({ description: `${TIME_TO}; absent: up to the newest` })),
   deviceIds: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated device ids (404 DEVICE_NOT_FOUND for an unknown one); absent: every device, retired ones included' })),
 });
-
-const fileAnswer = (contentType: string, description: string) => ({
-  description,
-  content: { [contentType]: { schema: { type: 'string', format: 'binary' } } },
-});
-
-/** Hands a streamed export to the client; stops the writer when the client goes away. */
-function streamExport(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  contentType: string,
-  fileName: string,
-  write: (out: PassThrough) => Promise<void>,
-): FastifyReply {
-  const out = new PassThrough({ highWaterMark: 256 * 1024 });
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableEnded) out.destroy();
-  });
-  write(out).catch((err: unknown) => {
-    // Headers are gone by now: the client sees a cut response, the log gets the cause.
-    req.log.error({ err, method: req.method, url: req.url }, 'export failed while streaming');
-    out.destroy(err instanceof Error ? err : new Error(String(err)));
-  });
-  return reply
-    .header('content-type', contentType)
-    .header('content-disposition', `attachment; filename="${fileName}"`)
-    .header('cache-control', 'no-store')
-    .send(out);
-}
 
 export default async function historyRoutes(app: FastifyInstance, opts: HistoryRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

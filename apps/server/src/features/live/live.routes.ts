@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { WebSocket } from 'ws';
-import { LIVE_CLOSE_SESSION_ENDED, LIVE_PATH, type LiveEvent, type Reading } from '@agua/shared';
+import { Sender, type WebSocket } from 'ws';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_PATH, type Alarm, type LiveEvent, type Reading } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
@@ -27,15 +27,26 @@ interface LiveClient {
 }
 
 /** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; it has no public accessor). */
-function rawSocketOf(ws: WebSocket): { cork(): void; uncork(): void } | undefined {
-  const raw = (ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
-  return raw && typeof raw.cork === 'function' ? raw : undefined;
+function rawSocketOf(ws: WebSocket): { write(data: Buffer): boolean } | undefined {
+  const raw = (ws as unknown as { _socket?: { write(data: Buffer): boolean } })._socket;
+  return raw && typeof raw.write === 'function' ? raw : undefined;
+}
+
+/**
+ * A text message framed once for every socket: frames from a server are not masked, so every
+ * socket gets the same bytes. ws would frame (and, for a string, encode) it again per socket —
+ * at 10,000 readings/s to 1,000 sockets that is the whole cost of the live socket.
+ */
+function textFrame(text: string): Buffer {
+  return Buffer.concat(Sender.frame(Buffer.from(text), { fin: true, opcode: 1, mask: false, readOnly: false, rsv1: false }));
 }
 
 export interface LiveRoutesOptions {
   bus: EventBus;
   auth: AuthService;
   devices: DevicesService;
+  /** The open alarms, for the snapshot. */
+  openAlarms: () => Alarm[];
 }
 
 /** The live socket: one snapshot, then typed events (API.md "Live socket"). */
@@ -57,25 +68,33 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
   const pendingReadings = new Map<string, Reading>();
   let flushTimer: NodeJS.Timeout | undefined;
 
-  const broadcast = (frame: string) => {
+  /**
+   * Writes ready-made frames to every open socket, in one write each. Safe beside ws's own sends:
+   * without permessage-deflate ws writes each of its frames whole and at once, so frames never
+   * interleave. A socket that cannot keep up is dropped (it reconnects for a fresh hello).
+   */
+  const broadcast = (frames: Buffer, texts: string[]) => {
     for (const c of clients) {
+      if (c.socket.readyState !== c.socket.OPEN) continue;
       if (c.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
         c.socket.close(1013, 'too slow');
         continue;
       }
-      c.socket.send(frame);
+      const raw = rawSocketOf(c.socket);
+      if (raw) raw.write(frames);
+      else for (const text of texts) c.socket.send(text);
     }
   };
-  const send = (event: LiveEvent) => broadcast(JSON.stringify(event));
+  const send = (event: LiveEvent) => {
+    const text = JSON.stringify(event);
+    broadcast(textFrame(text), [text]);
+  };
 
   const flushReadings = () => {
     flushTimer = undefined;
-    // One write per socket for the whole flush instead of one per frame (measured ~4× less CPU).
-    const corked = [...clients].map((c) => rawSocketOf(c.socket));
-    for (const s of corked) s?.cork();
-    for (const [deviceId, reading] of pendingReadings) send({ type: 'reading.created', data: { deviceId, reading } });
+    const texts = [...pendingReadings].map(([deviceId, reading]) => JSON.stringify({ type: 'reading.created', data: { deviceId, reading } } satisfies LiveEvent));
     pendingReadings.clear();
-    for (const s of corked) s?.uncork();
+    broadcast(Buffer.concat(texts.map(textFrame)), texts);
   };
 
   const offs = [
@@ -86,6 +105,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     }),
     opts.bus.on('device.updated', (device) => send({ type: 'device.updated', data: device })),
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
+    opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     opts.bus.on('sessions.ended', ({ sessionId, userId, exceptSessionId }) => {
       for (const c of clients) {
@@ -122,7 +142,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       },
       schema: {
         tags: ['live'],
-        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed',
+        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed, alarm.updated',
         security: SESSION_SECURITY,
         response: errors(401, 403, 429),
       },
@@ -139,7 +159,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       socket.on('error', () => clients.delete(client));
       // Browsers send nothing we act on; ignore input rather than trusting it.
       socket.on('message', () => undefined);
-      const hello: LiveEvent = { type: 'hello', data: { user: toUser(auth.user), devices: opts.devices.list() } };
+      const hello: LiveEvent = { type: 'hello', data: { user: toUser(auth.user), devices: opts.devices.list(), alarms: opts.openAlarms() } };
       socket.send(JSON.stringify(hello));
     },
   );

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { Duplex, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -7,22 +7,17 @@ import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared
 import { ConnectionCap } from '../../lib/connection-cap';
 import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
-import type { DevicesService } from '../devices/devices.service';
-import type { DeviceRateLimiter } from '../telemetry/rate-limiter';
-import type { TelemetryService } from '../telemetry/telemetry.service';
-import { MqttFrameLimit } from './frame-limit';
+import type { DeviceGateway } from '../gateway/device-gateway';
+import { guardParser } from './frame-limit';
 import { capOutgoingQueues, queuedFor, type OutgoingQueues } from './outgoing-cap';
 
 export interface MqttBrokerOptions {
   port: number;
   host: string;
-  telemetry: TelemetryService;
-  devices: DevicesService;
-  limiter: DeviceRateLimiter;
+  /** Where a device's messages go: key, rate, storage, commands (the broker only speaks MQTT). */
+  gateway: DeviceGateway;
   bus: EventBus;
   log: FastifyBaseLogger;
-  /** A device's command acknowledgement (issue: commands); returns when it is stored. */
-  onCommandAck?: (deviceId: string, payload: unknown) => Promise<void>;
   /** Open connections one address may hold on the MQTT port (trusted balancers exempt); none when not given. */
   connectionCap?: ConnectionCap;
 }
@@ -53,8 +48,9 @@ interface BrokerPersistence extends OutgoingQueues {
 }
 
 /**
- * The embedded MQTT broker (Aedes) speaking PROTOCOL.md: devices authenticate with id + key,
- * publish and subscribe only under their own topics, and a QoS 1 PUBACK means stored.
+ * The embedded MQTT broker (Aedes) speaking PROTOCOL.md, as a transport over the device gateway:
+ * devices authenticate with id + key, publish and subscribe only under their own topics, and a
+ * QoS 1 PUBACK means stored.
  */
 export class MqttBroker {
   private readonly aedes: Aedes;
@@ -87,8 +83,9 @@ export class MqttBroker {
   }
 
   /**
-   * Hands a connection to the broker through a guard that refuses oversized packets; one address
-   * holding too many connections already is cut before it costs more than a descriptor.
+   * Hands a connection to the broker, whose parser refuses oversized packets (checked on the
+   * buffers it reads, before they are parsed); one address holding too many connections already
+   * is cut before it costs more than a descriptor.
    */
   private accept(socket: net.Socket): void {
     if (!this.connections.admit(socket)) {
@@ -97,15 +94,11 @@ export class MqttBroker {
     }
     // PUBACKs are tiny: without this, Nagle and delayed ACKs hold each one ~40 ms.
     socket.setNoDelay(true);
-    const limit = new MqttFrameLimit(MAX_PACKET_BYTES);
-    socket.pipe(limit);
-    const conn = Duplex.from({ readable: limit, writable: socket });
-    const drop = () => socket.destroy();
-    limit.on('error', drop);
-    conn.on('error', drop);
-    conn.on('close', drop);
-    socket.on('error', () => conn.destroy());
-    this.aedes.handle(conn);
+    const client = this.aedes.handle(socket);
+    guardParser(client, MAX_PACKET_BYTES, (reason) => {
+      this.opts.log.warn({ clientId: client.id ?? null, reason }, 'mqtt connection closed: packet too large');
+      socket.destroy();
+    });
   }
 
   /** Starts listening; a taken port is a clear error naming MQTT_PORT. */
@@ -208,7 +201,7 @@ export class MqttBroker {
     };
     if (!username || client.id !== username || !password) return refuse();
     try {
-      const device = this.opts.telemetry.authenticate(password.toString('utf8'));
+      const device = this.opts.gateway.authenticate(password.toString('utf8'));
       if (device.id !== username) return refuse();
     } catch {
       return refuse();
@@ -224,7 +217,7 @@ export class MqttBroker {
       // A new session that never gets ready: the old one's end counts after all.
       timer: setTimeout(() => {
         this.handovers.delete(deviceId);
-        if (handover.oldGone && !this.sessions.has(deviceId)) this.opts.devices.connection(deviceId, -1, 'mqtt');
+        if (handover.oldGone && !this.sessions.has(deviceId)) this.opts.gateway.connection(deviceId, -1, 'mqtt');
       }, HANDOVER_MS),
     };
     handover.timer.unref();
@@ -255,12 +248,13 @@ export class MqttBroker {
       this.opts.log.warn({ deviceId: id, topic: packet.topic, retain: packet.retain }, `mqtt publish refused, connection closed: ${refusal}`);
       throw new Error(refusal);
     }
-    this.opts.devices.heard(id);
+    const { gateway } = this.opts;
+    gateway.heard(id);
     // Every publish counts against the rate, whatever it holds. Over it nothing is dropped: the
     // PUBACK waits, which slows the device down.
-    for (let wait = this.opts.limiter.take(id); wait > 0; wait = this.opts.limiter.take(id)) await sleep(wait);
+    for (let wait = gateway.rateWait(id); wait > 0; wait = gateway.rateWait(id)) await sleep(wait);
     if (packet.topic === topics.telemetry(id)) await this.handled(id, () => this.telemetry(id, packet));
-    else if (packet.topic === topics.commandAck(id) && this.opts.onCommandAck) await this.handled(id, () => this.commandAck(id, packet));
+    else if (packet.topic === topics.commandAck(id)) await this.handled(id, () => gateway.acknowledgeMessage(id, this.bodyOf(packet)));
   }
 
   /**
@@ -277,12 +271,8 @@ export class MqttBroker {
 
   /** Stores telemetry before the PUBACK. */
   private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
-    const device = this.opts.telemetry.activeDevice(deviceId);
-    await this.opts.telemetry.ingest(device, this.bodyOf(packet));
-  }
-
-  private async commandAck(deviceId: string, packet: PublishPacket): Promise<void> {
-    await this.opts.onCommandAck!(deviceId, this.bodyOf(packet));
+    const device = this.opts.gateway.activeDevice(deviceId);
+    await this.opts.gateway.ingest(device, this.bodyOf(packet));
   }
 
   private bodyOf(packet: PublishPacket): unknown {
@@ -320,7 +310,7 @@ export class MqttBroker {
       this.handovers.delete(client.id);
     }
     this.sessions.set(client.id, client);
-    if (!previous && !handover?.oldGone) this.opts.devices.connection(client.id, 1, 'mqtt');
+    if (!previous && !handover?.oldGone) this.opts.gateway.connection(client.id, 1, 'mqtt');
   }
 
   private clientGone(client: Client): void {
@@ -328,7 +318,7 @@ export class MqttBroker {
     this.sessions.delete(client.id);
     const handover = this.handovers.get(client.id);
     if (handover) handover.oldGone = true;
-    else this.opts.devices.connection(client.id, -1, 'mqtt');
+    else this.opts.gateway.connection(client.id, -1, 'mqtt');
   }
 }
 

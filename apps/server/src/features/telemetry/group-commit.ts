@@ -1,44 +1,54 @@
 /**
- * Gathers writes arriving in the same turn of the event loop into one transaction, so that one
- * fsync serves many requests; each caller's promise settles only after the commit.
+ * Gathers writes into one transaction, so that one fsync serves many requests: those arriving in
+ * the same turn of the event loop, and all those arriving while the previous commit is under way.
+ * One commit at a time; each caller's promise settles only after its commit.
  */
 export class GroupCommit<T, R> {
   private pending: Array<{ items: T[]; resolve: (r: R[]) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
+  private committing = false;
 
   constructor(
-    private readonly commit: (items: T[]) => R[],
+    private readonly commit: (items: T[]) => Promise<R[]>,
     private readonly maxItems = 5000,
   ) {}
 
   submit(items: T[]): Promise<R[]> {
     return new Promise((resolve, reject) => {
       this.pending.push({ items, resolve, reject });
-      if (!this.scheduled) {
+      if (!this.scheduled && !this.committing) {
         this.scheduled = true;
-        setImmediate(() => this.flush());
+        setImmediate(() => void this.flush());
       }
     });
   }
 
-  private flush(): void {
+  private async flush(): Promise<void> {
     this.scheduled = false;
-    while (this.pending.length > 0) {
-      const group: typeof this.pending = [];
-      let count = 0;
-      while (this.pending.length > 0 && (group.length === 0 || count + this.pending[0]!.items.length <= this.maxItems)) {
-        const next = this.pending.shift()!;
-        group.push(next);
-        count += next.items.length;
-      }
-      this.commitGroup(group);
+    this.committing = true;
+    try {
+      while (this.pending.length > 0) await this.commitGroup(this.takeGroup());
+    } finally {
+      this.committing = false;
     }
   }
 
-  private commitGroup(group: typeof this.pending): void {
+  /** The oldest waiting writes, up to maxItems readings (a single larger write goes alone). */
+  private takeGroup(): typeof this.pending {
+    const group: typeof this.pending = [];
+    let count = 0;
+    while (this.pending.length > 0 && (group.length === 0 || count + this.pending[0]!.items.length <= this.maxItems)) {
+      const next = this.pending.shift()!;
+      group.push(next);
+      count += next.items.length;
+    }
+    return group;
+  }
+
+  private async commitGroup(group: typeof this.pending): Promise<void> {
     let results: R[];
     try {
-      results = this.commit(group.flatMap((g) => g.items));
+      results = await this.commit(group.flatMap((g) => g.items));
     } catch (err) {
       for (const g of group) g.reject(err);
       return;

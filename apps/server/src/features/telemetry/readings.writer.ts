@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DUPLICATE_WINDOW_MS, isNewerReading, type ReadingStatus } from '@agua/shared';
-import type { StorageHealth } from '../../storage/storage-health';
+import { CurrentReadingStore } from '../devices/current-reading.store';
 import { SeqRuns, type SeqRun } from './seq-runs';
 
 export interface ReadingToStore {
@@ -21,7 +21,8 @@ const ROWS_PER_INSERT = 64;
 const READING_COLUMNS = '(device_id, ts_ms, value_num, value_text, status, received_ms)';
 
 /**
- * The ingest hot path, on SQLite: one transaction writes many readings (group commit), with
+ * The ingest hot path, on SQLite (run on its own thread: readings-writer.thread.ts): one
+ * transaction writes many readings (group commit), with
  * prepared multi-row statements. Deduplication is decided in memory (SeqRuns) and its runs are
  * stored in the same transaction, so that what is acknowledged and what is remembered as seen
  * survive a crash together. Returns, for each reading, whether it was new (false = duplicate).
@@ -30,28 +31,18 @@ export class SqliteReadingsWriter {
   private readonly runs = new SeqRuns();
   private readonly insertMany: BetterSqlite3.Statement;
   private readonly insertOne: BetterSqlite3.Statement;
-  private readonly updateCurrent: BetterSqlite3.Statement;
+  private readonly currentReadings: CurrentReadingStore;
   private readonly insertRun: BetterSqlite3.Statement;
   private readonly updateRun: BetterSqlite3.Statement;
   private readonly deleteRunsBefore: BetterSqlite3.Statement;
   private readonly deleteRunsOf: BetterSqlite3.Statement;
   private readonly writeAll: (items: ReadingToStore[]) => boolean[];
 
-  constructor(
-    sqlite: BetterSqlite3.Database,
-    /** Told of every commit and failed commit: the readings are the storage's steadiest writes. */
-    private readonly health: StorageHealth | null = null,
-    nowMs = Date.now(),
-  ) {
+  constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
-    // The current reading only moves forward in time (isNewerReading, in SQL): a late batch fills history only.
-    this.updateCurrent = sqlite.prepare(
-      `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?,
-         gate_state = COALESCE(?, gate_state), last_seen_ms = COALESCE(MAX(last_seen_ms, ?), last_seen_ms, ?)
-       WHERE id = ? AND (reading_ts_ms IS NULL OR reading_ts_ms <= ?)`,
-    );
+    this.currentReadings = new CurrentReadingStore(sqlite);
     this.insertRun = sqlite.prepare(
       `INSERT INTO telemetry_seq_runs (device_id, boot, seq_from, seq_to, first_received_ms, last_received_ms)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -68,11 +59,9 @@ export class SqliteReadingsWriter {
     try {
       const fresh = this.writeAll(items);
       this.runs.commit();
-      this.health?.succeeded();
       return fresh;
     } catch (err) {
       this.runs.rollback();
-      this.health?.failed(err);
       throw err;
     }
   }
@@ -119,7 +108,7 @@ export class SqliteReadingsWriter {
     }
   }
 
-  /** Each device's newest new reading becomes its current one (if newer than what it has). */
+  /** Each device's newest new reading goes to the device's state (which keeps it if newer than what it has). */
   private updateCurrentReadings(items: ReadingToStore[], fresh: boolean[]): void {
     const latest = new Map<string, ReadingToStore>();
     items.forEach((r, i) => {
@@ -128,9 +117,8 @@ export class SqliteReadingsWriter {
       if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
     });
     for (const r of latest.values()) {
-      // lastSeen only moves forward, and only for what the device itself sent (NULL leaves it).
-      const heardMs = r.fromDevice ? r.receivedMs : null;
-      this.updateCurrent.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, heardMs, heardMs, r.deviceId, r.tsMs);
+      const { deviceId, tsMs, valueNum, valueText, status } = r;
+      this.currentReadings.write({ deviceId, tsMs, valueNum, valueText, status, heardMs: r.fromDevice ? r.receivedMs : null });
     }
   }
 

@@ -1,11 +1,10 @@
 import { gateStatus, isNewerReading, levelStatus, levelThresholdsOf } from '@agua/shared';
-import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import { GroupCommit } from './group-commit';
-import type { ReadingToStore, SqliteReadingsWriter } from './readings.writer';
+import type { ReadingToStore } from './readings.writer';
 import { validateTelemetry, type ValidMessage } from './telemetry.validate';
 
 export interface IngestResult {
@@ -14,39 +13,18 @@ export interface IngestResult {
 }
 
 /**
- * Device telemetry, whatever the transport: key check, validation, durable storage (group
- * commit), then the live state and the browsers.
+ * Device telemetry, whatever the transport (the gateway admitted the device): validation,
+ * durable storage (group commit), then the device's current reading and the browsers.
  */
 export class TelemetryService {
   private readonly commits: GroupCommit<ReadingToStore, boolean>;
 
   constructor(
-    writer: SqliteReadingsWriter,
+    writer: { write(items: ReadingToStore[]): Promise<boolean[]> },
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
   ) {
     this.commits = new GroupCommit((items) => writer.write(items));
-  }
-
-  /**
-   * The device a key belongs to: 401 without or with an unknown key, 403 when disabled. A device
-   * that shows a valid key has been heard, whatever its request turns out to hold.
-   */
-  authenticate(key: string | undefined): DeviceRecord {
-    if (!key) throw new AppError(401, 'DEVICE_KEY_MISSING');
-    const device = key.length <= 512 ? this.devices.findByKey(key) : undefined;
-    if (!device) throw new AppError(401, 'DEVICE_KEY_INVALID');
-    if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
-    this.devices.heard(device.id);
-    return device;
-  }
-
-  /** A device already authenticated by its transport (an MQTT session): 403 once disabled. */
-  activeDevice(deviceId: string): DeviceRecord {
-    const device = this.devices.get(deviceId);
-    if (!device || device.retiredAtMs !== null) throw new AppError(401, 'DEVICE_KEY_INVALID');
-    if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
-    return device;
   }
 
   /** Validates and stores a message or batch; resolves once every accepted reading is committed. */

@@ -1,16 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { RoleSchema, UserSchema, UserStatusSchema } from '@agua/shared';
+import { CreateUserBodySchema, ResetPasswordBodySchema, UpdateUserBodySchema, UserSchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toUser } from './user.mapper';
 import type { UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
 
-const Username = Type.String({ minLength: 3, maxLength: 50, pattern: '^[A-Za-z0-9._-]+$' });
-const Name = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
-const Email = Type.String({ maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$' });
-const Password = Type.String({ minLength: 1, maxLength: 200 });
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** User administration, for role admin exactly (API.md). */
@@ -31,10 +27,7 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
       tags,
       summary: 'Create a user with a temporary password (to be changed at first sign-in)',
       security: SESSION_SECURITY,
-      body: Type.Object(
-        { username: Username, name: Name, email: Email, role: RoleSchema, password: Password, masterPassword: Type.Optional(Password) },
-        { additionalProperties: false },
-      ),
+      body: CreateUserBodySchema,
       response: { 201: UserSchema, ...errors(400, 401, 403, 409, 422) },
     },
     handler: async (req, reply) => reply.status(201).send(toUser(await opts.service.create(req.body, actor(req)))),
@@ -51,17 +44,7 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
         '429 TOO_MANY_ATTEMPTS during a lockout); their other sessions then end.',
       security: SESSION_SECURITY,
       params: Params,
-      body: Type.Object(
-        {
-          name: Type.Optional(Name),
-          email: Type.Optional(Email),
-          role: Type.Optional(RoleSchema),
-          status: Type.Optional(UserStatusSchema),
-          masterPassword: Type.Optional(Password),
-          currentMasterPassword: Type.Optional(Password),
-        },
-        { additionalProperties: false },
-      ),
+      body: UpdateUserBodySchema,
       response: { 200: UserSchema, ...errors(400, 401, 403, 404, 409, 422, 429) },
     },
     handler: async (req) => toUser(await opts.service.patch(req.params.id, req.body, actor(req))),
@@ -83,7 +66,7 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
       summary: 'Set a new temporary password; the user must change it and their sessions end',
       security: SESSION_SECURITY,
       params: Params,
-      body: Type.Object({ password: Password }, { additionalProperties: false }),
+      body: ResetPasswordBodySchema,
       response: { 200: UserSchema, ...errors(400, 401, 403, 404, 422) },
     },
     handler: async (req) => toUser(await opts.service.resetPassword(req.params.id, req.body.password, actor(req))),

@@ -1,0 +1,66 @@
+import type { AlarmChange } from '../alarms/alarms.repository';
+import type { ReadingToStore } from './readings.writer';
+
+/** What the server asks of the writer thread (readings, alarm changes); each request is answered once, in order. */
+export type WriterRequest =
+  | { id: number; op: 'write'; packed: PackedReadings }
+  | { id: number; op: 'alarms'; changes: AlarmChange[] }
+  | { id: number; op: 'pruneExpiredSeqs'; nowMs: number }
+  | { id: number; op: 'forgetDevice'; deviceId: string }
+  | { id: number; op: 'pragma'; statement: string }
+  | { id: number; op: 'close' };
+
+/** A failure crosses the thread as data; its SQLite code is what classifies it (StorageHealth). */
+export interface WriterFailure {
+  message: string;
+  code?: string;
+}
+
+export type WriterResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WriterFailure };
+
+/** The thread's start parameters. */
+export interface WriterThreadData {
+  file: string;
+}
+
+/**
+ * Readings as one flat array of primitives, FIELDS values per reading: cloning it to the thread
+ * costs a fraction of cloning as many objects.
+ */
+export type PackedReadings = Array<string | number | boolean | null>;
+const FIELDS = 9;
+
+export function packReadings(items: ReadingToStore[]): PackedReadings {
+  const out: PackedReadings = new Array(items.length * FIELDS);
+  let i = 0;
+  for (const r of items) {
+    out[i++] = r.deviceId;
+    out[i++] = r.tsMs;
+    out[i++] = r.valueNum;
+    out[i++] = r.valueText;
+    out[i++] = r.status;
+    out[i++] = r.seq;
+    out[i++] = r.boot;
+    out[i++] = r.receivedMs;
+    out[i++] = r.fromDevice;
+  }
+  return out;
+}
+
+export function unpackReadings(packed: PackedReadings): ReadingToStore[] {
+  const out: ReadingToStore[] = new Array(packed.length / FIELDS);
+  for (let i = 0, k = 0; i < packed.length; i += FIELDS, k++) {
+    out[k] = {
+      deviceId: packed[i] as string,
+      tsMs: packed[i + 1] as number,
+      valueNum: packed[i + 2] as number | null,
+      valueText: packed[i + 3] as string | null,
+      status: packed[i + 4] as ReadingToStore['status'],
+      seq: packed[i + 5] as number | null,
+      boot: packed[i + 6] as string,
+      receivedMs: packed[i + 7] as number,
+      fromDevice: packed[i + 8] as boolean,
+    };
+  }
+  return out;
+}

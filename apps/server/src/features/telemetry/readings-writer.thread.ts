@@ -1,0 +1,126 @@
+import type { Worker } from 'node:worker_threads';
+import type { FastifyBaseLogger } from 'fastify';
+import { startWorker } from '../../lib/worker-thread';
+import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
+import { packReadings, type WriterFailure, type WriterRequest, type WriterResponse } from './readings-writer.protocol';
+import type { AlarmChange } from '../alarms/alarms.repository';
+import type { ReadingToStore } from './readings.writer';
+
+type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
+/** A request without its id (the id is the thread's business). */
+type Request = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+
+/**
+ * The readings writer (SqliteReadingsWriter) on a thread of its own, as the server sees it: the
+ * same operations, answered when the thread's transaction has committed. A thread that dies
+ * (a crash, an out-of-memory) fails what it had not answered with STORAGE_UNAVAILABLE — nothing
+ * unanswered was acknowledged, and its transaction was never committed — and the next write
+ * starts a new thread, which reloads what was committed.
+ */
+export class ReadingsWriterThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closing = false;
+
+  constructor(
+    private readonly file: string,
+    /** Told of every commit and failed commit: the readings are the storage's steadiest writes. */
+    private readonly health: StorageHealth | null,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Stores the readings in one transaction; for each, whether it was new (false = duplicate). */
+  async write(items: ReadingToStore[]): Promise<boolean[]> {
+    try {
+      const fresh = (await this.request({ op: 'write', packed: packReadings(items) })) as boolean[];
+      this.health?.succeeded();
+      return fresh;
+    } catch (err) {
+      this.health?.failed(err);
+      throw err;
+    }
+  }
+
+  /** Stores a batch of alarm changes in one transaction (the alarm engine's store). */
+  async writeAlarms(changes: AlarmChange[]): Promise<void> {
+    try {
+      await this.request({ op: 'alarms', changes });
+      this.health?.succeeded();
+    } catch (err) {
+      this.health?.failed(err);
+      throw err;
+    }
+  }
+
+  /** Forgets seqs whose 24 h window has passed, in memory and on disk. */
+  async pruneExpiredSeqs(nowMs = Date.now()): Promise<void> {
+    await this.request({ op: 'pruneExpiredSeqs', nowMs });
+  }
+
+  /** Forgets a device's seqs (its history was purged). */
+  async forgetDevice(deviceId: string): Promise<void> {
+    await this.request({ op: 'forgetDevice', deviceId });
+  }
+
+  /** Runs a PRAGMA on the thread's own connection (per-connection settings, e.g. max_page_count). */
+  pragma(statement: string): Promise<unknown> {
+    return this.request({ op: 'pragma', statement });
+  }
+
+  /** Waits for what was asked, closes the connection (checkpointing the WAL) and ends the thread. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (!this.worker) return;
+    const worker = this.worker;
+    await this.request({ op: 'close' }).catch((err: unknown) => this.log.error({ err }, 'closing the readings writer failed'));
+    await worker.terminate();
+  }
+
+  /** Ends the thread at once, as a crash would (what it had not answered fails). */
+  async kill(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  private request(req: Request): Promise<unknown> {
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ ...req, id });
+    });
+  }
+
+  private start(): Worker {
+    if (this.closing) throw new StorageUnavailableError('the readings writer is closed');
+    const worker = startWorker(import.meta.url, 'readings-writer.worker', { file: this.file });
+    worker.on('message', (res: WriterResponse) => this.answered(res));
+    worker.on('error', (err) => this.log.error({ err }, 'the readings writer thread failed'));
+    worker.on('exit', (code) => this.exited(worker, code));
+    this.worker = worker;
+    return worker;
+  }
+
+  private answered(res: WriterResponse): void {
+    const p = this.pending.get(res.id);
+    if (!p) return;
+    this.pending.delete(res.id);
+    if (res.ok) p.resolve(res.result);
+    else p.reject(toError(res.error));
+  }
+
+  private exited(worker: Worker, code: number): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    if (this.pending.size === 0 && this.closing) return;
+    if (!this.closing) this.log.error({ code, unanswered: this.pending.size }, 'the readings writer thread ended; the next write starts a new one');
+    const err = new StorageUnavailableError('the readings writer thread ended');
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+/** A failure of the thread as an Error carrying its SQLite code again. */
+function toError(f: WriterFailure): Error {
+  return Object.assign(new Error(f.message), f.code !== undefined ? { code: f.code } : {});
+}

@@ -1,0 +1,62 @@
+// `npm run user:create`: the CLI validates with the routes' own request schema (shared), so a
+// user it creates is one the API would accept, and it refuses what the API refuses.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { promisify } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { PASSWORD_MAX_LENGTH } from '@agua/shared';
+import { tempDataDir } from '../helpers/server';
+
+const run = promisify(execFile);
+const dirs: string[] = [];
+
+async function userCreate(args: string[], password: string): Promise<{ code: number; output: string; dataDir: string }> {
+  const dataDir = tempDataDir();
+  dirs.push(dataDir);
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/user-create.ts', ...args], {
+      env: { ...process.env, DATA_DIR: dataDir, AGUA_PASSWORD: password },
+    });
+    return { code: 0, output: stdout + stderr, dataDir };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, output: e.stdout + e.stderr, dataDir };
+  }
+}
+
+function usernames(dataDir: string): string[] {
+  const db = new BetterSqlite3(`${dataDir}/agua.db`, { readonly: true });
+  try {
+    return db.prepare('SELECT username FROM users ORDER BY username').pluck().all() as string[];
+  } finally {
+    db.close();
+  }
+}
+
+afterAll(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
+
+describe('user:create', () => {
+  const base = ['--name', 'Ana Ruiz', '--email', 'ana@test.example', '--role', 'viewer'];
+
+  it('creates a user with the longest password the API accepts', async () => {
+    const r = await userCreate(['--username', 'ana.ruiz', ...base], 'p'.repeat(PASSWORD_MAX_LENGTH));
+    expect(r.code).toBe(0);
+    expect(usernames(r.dataDir)).toEqual(['ana.ruiz']);
+  });
+
+  it.each([
+    [['--username', 'ana ruiz', ...base], 'clave-segura-123', /el usuario admite de 3 a 50/],
+    [['--username', 'ana', '--name', ' ', '--email', 'ana@test.example'], 'clave-segura-123', /el nombre admite/],
+    [['--username', 'ana', '--name', 'Ana', '--email', 'ana@', '--role', 'viewer'], 'clave-segura-123', /correo electrónico no es válido/],
+    [['--username', 'ana', ...base], 'p'.repeat(PASSWORD_MAX_LENGTH + 1), /como máximo 1000 caracteres/],
+    [['--username', 'ana', ...base], 'corta', /al menos 10 caracteres/],
+  ])('refuses %j and stores nothing', async (args, password, message) => {
+    const r = await userCreate(args, password);
+    expect(r.code).not.toBe(0);
+    expect(r.output).toMatch(message);
+    expect(fs.existsSync(`${r.dataDir}/agua.db`) ? usernames(r.dataDir) : []).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { AlarmKind } from './alarm-rules';
+
+const number2 = new Intl.NumberFormat('es-ES', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const number0 = new Intl.NumberFormat('es-ES', { maximumFractionDigits: 0 });
+
+const LEVEL_WORDS = { level_high_high: 'Nivel muy alto', level_high: 'Nivel alto', level_low: 'Nivel bajo', level_low_low: 'Nivel muy bajo' } as const;
+
+/** 'Nivel muy alto: 8,73 m (87 % de 10,00 m)' */
+export function levelAlarmMessage(kind: keyof typeof LEVEL_WORDS, valueM: number, maxLevelM: number): string {
+  return `${LEVEL_WORDS[kind]}: ${number2.format(valueM)} m (${number0.format((valueM / maxLevelM) * 100)} % de ${number2.format(maxLevelM)} m)`;
+}
+
+/** 'Subida rápida de nivel: 0,12 m/min (límite 0,05 m/min)' */
+export function riseAlarmMessage(ratePerMin: number, limitPerMin: number): string {
+  return `Subida rápida de nivel: ${number2.format(ratePerMin)} m/min (límite ${number2.format(limitPerMin)} m/min)`;
+}
+
+/** Texts of the alarms that are not about a level: offline, gate fault, failed command. */
+export function eventAlarmMessage(kind: Exclude<AlarmKind, keyof typeof LEVEL_WORDS | 'rate_of_rise'>, detail?: { command?: string; status?: string; text?: string | null }): string {
+  switch (kind) {
+    case 'device_offline':
+      return 'Equipo sin señal';
+    case 'gate_fault':
+      return 'Falla de compuerta';
+    case 'command_failed': {
+      const what = `Comando '${detail?.command ?? ''}'`;
+      if (detail?.status === 'timed_out') return `${what} sin respuesta del equipo`;
+      return detail?.text ? `${what} fallido: ${detail.text}` : `${what} fallido`;
+    }
+  }
+}
