@@ -54,6 +54,10 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DEMO: 'true',
       SIMULATE: 'true',
+      // The same water levels on every run: a failure can be replayed.
+      SIMULATOR_SEED: '20261124',
+      // The demo gate's own faults would cross the gate journeys at a random moment.
+      SIMULATOR_GATE_FAULTS: 'false',
       LOG_LEVEL: 'warn',
       // Sign-in lockout would trip over the many deliberate failures of the suite.
       LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',

@@ -1,6 +1,6 @@
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { adminApi } from './support/api';
+import { createDevice } from './support/api';
 import { purgeDevice } from './support/cleanup';
 import { deviceCard, expectLive } from './support/devices';
 
@@ -12,17 +12,7 @@ test.describe('Falla de recorrido de una compuerta', () => {
   });
 
   test('una compuerta que empieza a moverse y no llega se ve en Falla en el panel, sin recargar', async ({ page }) => {
-    const api = await adminApi();
-    let apiKey: string;
-    try {
-      const res = await api.post('/api/v1/devices', {
-        data: { id: GATE.id, name: GATE.name, location: 'Prueba', type: 'motorized_gate', config: { travelTimeoutS: 2 } },
-      });
-      expect(res.status(), await res.text()).toBe(201);
-      apiKey = ((await res.json()) as { apiKey: string }).apiKey;
-    } finally {
-      await api.dispose();
-    }
+    const apiKey = await createDevice({ id: GATE.id, name: GATE.name, location: 'Prueba', type: 'motorized_gate', config: { travelTimeoutS: 2 } });
 
     await signIn(page, 'operator');
     await expectLive(page);

@@ -3,9 +3,9 @@ import { expect, test } from './support/test';
 import { ACCOUNTS, menuLinks, sidebar, signIn, type Role } from './support/auth';
 
 const MENU: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Dispositivos', 'Usuarios', 'Auditoría', 'Manual Admin'],
-  operator: ['Dashboard', 'Dispositivos'],
-  viewer: ['Dashboard', 'Dispositivos'],
+  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Usuarios', 'Auditoría', 'Manual Admin'],
+  operator: ['Dashboard', 'Dispositivos', 'Alarmas'],
+  viewer: ['Dashboard', 'Dispositivos', 'Alarmas'],
 };
 
 async function expectAccessDenied(page: Page) {

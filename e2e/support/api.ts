@@ -44,3 +44,15 @@ export async function ensureEnabled(id: string): Promise<void> {
     await api.dispose();
   }
 }
+
+/** Registers a device through the API as the demo admin (set-up of a test); returns its key. */
+export async function createDevice(data: Record<string, unknown>): Promise<string> {
+  const api = await adminApi();
+  try {
+    const res = await api.post('/api/v1/devices', { data });
+    expect(res.status(), await res.text()).toBe(201);
+    return ((await res.json()) as { apiKey: string }).apiKey;
+  } finally {
+    await api.dispose();
+  }
+}

@@ -32,6 +32,7 @@ const routes: RouteObject[] = [
             children: [
               { index: true, ...screen(() => import('./routes/dashboard')) },
               { path: 'devices', ...screen(() => import('./routes/devices')) },
+              { path: 'alarms', ...screen(() => import('./routes/alarms')) },
               { path: 'account/password', ...screen(() => import('./routes/change-password')) },
               {
                 element: <RequireAdmin />,

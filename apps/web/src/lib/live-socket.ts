@@ -9,6 +9,7 @@ import {
   LIVE_HISTORY_PER_SENSOR,
   LIVE_PATH,
   isNewerReading,
+  type Alarm,
   type Command,
   type Device,
   type LiveEvent,
@@ -17,6 +18,7 @@ import {
 } from '@agua/shared';
 import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
+import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
 
 export type LiveState = 'connecting' | 'open' | 'closed';
@@ -36,7 +38,7 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -161,6 +163,8 @@ function flush(): void {
   let snapshot = false;
   const commands: Command[] = [];
   const touchedHistory = new Set<string>();
+  let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
+  let alarmsChanged = false;
 
   for (const event of events) {
     switch (event.type) {
@@ -171,7 +175,17 @@ function flush(): void {
           if (d.reading && insertReadings(d.id, [d.reading])) touchedHistory.add(d.id);
         }
         devicesChanged = snapshot = true;
+        openAlarms = sortOpenAlarms(event.data.alarms ?? []);
+        alarmsChanged = true;
         options?.onUser?.(event.data.user);
+        break;
+      }
+      case 'alarm.updated': {
+        // Before the snapshot the list is unknown: the hello that follows brings it whole.
+        if (openAlarms) {
+          openAlarms = applyAlarmUpdate(openAlarms, event.data);
+          alarmsChanged = true;
+        }
         break;
       }
       case 'reading.created': {
@@ -214,6 +228,11 @@ function flush(): void {
 
   if (devicesChanged && (cached || snapshot)) queryClient.setQueryData<Device[]>(queryKeys.devices, [...devices.values()]);
   if (commands.length) upsertCommandPages(commands);
+  if (alarmsChanged && openAlarms) {
+    queryClient.setQueryData<Alarm[]>(queryKeys.openAlarms, openAlarms);
+    // Pages of the alarm history (if one is open) may hold an alarm that just moved.
+    void queryClient.invalidateQueries({ queryKey: queryKeys.alarms, predicate: (q) => q.queryKey[1] !== 'open' });
+  }
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
   if (snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
   notifyHistory(touchedHistory);

@@ -4,6 +4,8 @@
  */
 export const queryKeys = {
   devices: ['devices'] as const,
+  openAlarms: ['alarms', 'open'] as const,
+  alarms: ['alarms'] as const,
   deviceCommands: (deviceId: string) => ['commands', { deviceId }] as const,
   allCommands: ['commands'] as const,
   deviceReadings: (deviceId: string) => ['readings', deviceId] as const,

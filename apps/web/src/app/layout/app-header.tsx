@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Menu } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet';
+import { AlarmBanner } from '@/features/alarms/components/alarm-banner';
 import { LiveStatusIndicator } from '@/features/live/components/live-status-indicator';
 import { Sidebar } from './sidebar';
 import { ThemeToggle } from './theme-toggle';
 
-/** Sticky header: menu toggle on narrow screens, the live 'Sistema Activo' light, theme switch. */
+/** Sticky header: menu toggle on narrow screens, the alarm banner, the live 'Sistema Activo' light, theme switch. */
 export function AppHeader({ showLive }: { showLive: boolean }) {
   const [open, setOpen] = useState(false);
   return (
@@ -22,6 +23,7 @@ export function AppHeader({ showLive }: { showLive: boolean }) {
         </SheetContent>
       </Sheet>
       <div className="ml-auto flex items-center gap-1 sm:gap-2">
+        {showLive ? <AlarmBanner /> : null}
         {showLive ? <LiveStatusIndicator /> : null}
         <ThemeToggle />
       </div>

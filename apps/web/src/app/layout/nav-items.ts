@@ -1,4 +1,4 @@
-import { BookOpen, Cpu, LayoutDashboard, ScrollText, Users, type LucideIcon } from 'lucide-react';
+import { BellRing, BookOpen, Cpu, LayoutDashboard, ScrollText, Users, type LucideIcon } from 'lucide-react';
 import type { Permission } from '@agua/shared';
 
 export interface NavItem {
@@ -12,6 +12,7 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'Dashboard', permission: 'read', icon: LayoutDashboard },
   { to: '/devices', label: 'Dispositivos', permission: 'read', icon: Cpu },
+  { to: '/alarms', label: 'Alarmas', permission: 'read', icon: BellRing },
   { to: '/users', label: 'Usuarios', permission: 'manage_users', icon: Users },
   { to: '/audit', label: 'Auditoría', permission: 'manage_users', icon: ScrollText },
   { to: '/manual', label: 'Manual Admin', permission: 'manage_users', icon: BookOpen },

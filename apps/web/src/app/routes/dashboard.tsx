@@ -1,5 +1,6 @@
 import { can, PRODUCT_NAME } from '@agua/shared';
 import { PageHeader } from '@/components/page-header';
+import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceGrid } from '@/features/dashboard/components/device-grid';
 import { ExportDialog } from '@/features/dashboard/components/export-dialog';
 import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
@@ -17,7 +18,7 @@ export default function DashboardRoute() {
       <DataAgeNotice fetchedAt={fetchedAt} />
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} />
-      <DeviceGrid devices={devices} canWrite={can(user, 'write')} loading={isLoading} />
+      <DeviceGrid devices={devices} canWrite={can(user, 'write')} loading={isLoading} alarmsOf={(id) => <DeviceAlarms deviceId={id} />} />
     </div>
   );
 }

@@ -4,6 +4,9 @@ import { can } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/page-header';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
+import { AlarmRulesButton } from '@/features/alarms/components/alarm-rules-dialog';
+import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceControlPanel } from '@/features/devices/components/device-control-panel';
 import { DeviceAdminActions } from '@/features/device-admin/components/device-admin-actions';
 import { NewDeviceDialog } from '@/features/device-admin/components/new-device-dialog';
@@ -16,6 +19,7 @@ import { LoadError } from './load-error';
 export default function DevicesRoute() {
   const { user } = useAuth();
   const { devices, isLoading, error, fetchedAt, refetch } = useDevices();
+  const openAlarms = useOpenAlarms();
   const [params] = useSearchParams();
   const selectedId = params.get('id');
   const selected = selectedId ? (devices.find((d) => d.id === selectedId) ?? null) : null;
@@ -37,7 +41,15 @@ export default function DevicesRoute() {
               device={selected}
               canWrite={can(user, 'write')}
               trend={<TrendChart device={selected} />}
-              admin={can(user, 'manage_devices') ? <DeviceAdminActions device={selected} /> : undefined}
+              admin={
+                can(user, 'manage_devices') ? (
+                  <div className="grid gap-3">
+                    <DeviceAdminActions device={selected} />
+                    <AlarmRulesButton device={selected} />
+                  </div>
+                ) : undefined
+              }
+              alarms={openAlarms.data?.some((a) => a.deviceId === selected.id) ? <DeviceAlarms deviceId={selected.id} variant="list" /> : undefined}
             />
           ) : (
             <Card className="flex flex-col items-center gap-3 p-10 text-center">

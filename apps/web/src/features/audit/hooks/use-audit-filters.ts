@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { toDayRange } from '../../../lib/day-range';
 import type { AuditQuery } from '../api/get-audit-events';
 import { isAuditAction } from '../utils/audit-labels';
 
@@ -14,26 +15,15 @@ export interface AuditFilterValues {
 }
 
 const KEYS = ['userId', 'deviceId', 'action', 'from', 'to'] as const;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Local midnight of a yyyy-mm-dd day, plus `addDays`. */
-function localMidnight(day: string, addDays = 0): Date {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(y, m - 1, d + addDays);
-}
-
-/**
- * The API query of the form, or an error text. 'Hasta' is inclusive for people, while the API's
- * `to` is exclusive: it becomes the next day's midnight.
- */
+/** The API query of the form, or an error text. */
 export function toAuditQuery(v: AuditFilterValues): { query: AuditQuery } | { error: string } {
-  const query: AuditQuery = {};
+  const days = toDayRange(v.from, v.to);
+  if ('error' in days) return days;
+  const query: AuditQuery = { ...days.range };
   if (v.userId) query.userId = v.userId;
   if (v.deviceId) query.deviceId = v.deviceId;
   if (v.action && isAuditAction(v.action)) query.action = v.action;
-  if (v.from && DAY.test(v.from)) query.from = localMidnight(v.from).toISOString();
-  if (v.to && DAY.test(v.to)) query.to = localMidnight(v.to, 1).toISOString();
-  if (query.from && query.to && query.from >= query.to) return { error: 'La fecha «Desde» debe ser anterior o igual a «Hasta».' };
   return { query };
 }
 

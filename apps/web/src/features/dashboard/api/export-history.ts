@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { CSV_FILE_NAME, EXCEL_FILE_NAME, type Device } from '@agua/shared';
 import { api, apiFetch } from '@/lib/api-client';
+import { saveBlob } from '@/lib/download';
 import { queryKeys } from '@/lib/query-keys';
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -20,21 +21,6 @@ const FILES = {
   xlsx: { path: '/export.xlsx', accept: XLSX_MIME, name: EXCEL_FILE_NAME },
   csv: { path: '/export.csv', accept: 'text/csv', name: CSV_FILE_NAME },
 } as const;
-
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = fileName;
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // Give the browser a moment to start the download before the blob URL goes away.
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  }
-}
 
 /** Downloads the server-built workbook or CSV (GET /export.xlsx | /export.csv ?from&to&deviceIds). */
 export async function downloadHistory({ format, from, to, deviceIds }: ExportRequest): Promise<void> {

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { DoorOpen, Droplets, MapPin } from 'lucide-react';
 import { DEVICE_TYPE_LABELS, type Device } from '@agua/shared';
 
@@ -8,8 +9,8 @@ import { RelativeTime } from '@/components/device/relative-time';
 import { GateBody } from './gate-body';
 import { LevelSensorBody } from './level-sensor-body';
 
-/** One device on the dashboard: identity, live value, and (gates) its controls. */
-export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boolean }) {
+/** One device on the dashboard: identity, its open alarms (a slot the route fills), live value, and (gates) its controls. */
+export function DeviceCard({ device, canWrite, alarms }: { device: Device; canWrite: boolean; alarms?: ReactNode }) {
   const TypeIcon = device.type === 'level_sensor' ? Droplets : DoorOpen;
   const typeLabel = DEVICE_TYPE_LABELS[device.type] ?? device.type;
   return (
@@ -31,6 +32,7 @@ export function DeviceCard({ device, canWrite }: { device: Device; canWrite: boo
         </p>
       </div>
       <div className="flex-1 px-4 pb-4">
+        {alarms ? <div className="mb-2 empty:hidden">{alarms}</div> : null}
         {device.type === 'level_sensor' ? <LevelSensorBody device={device} /> : <GateBody device={device} canWrite={canWrite} />}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 border-t px-4 py-2.5 text-xs text-muted-foreground">

@@ -1,10 +1,11 @@
+import type { ReactNode } from 'react';
 import type { Device } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { DeviceCard } from './device-card';
 
-/** 1 column on a phone up to 4 on a wide screen, by the width of the content area. */
-export function DeviceGrid({ devices, canWrite, loading }: { devices: Device[]; canWrite: boolean; loading: boolean }) {
+/** 1 column on a phone up to 4 on a wide screen, by the width of the content area; `alarmsOf` fills each card's alarm slot. */
+export function DeviceGrid({ devices, canWrite, loading, alarmsOf }: { devices: Device[]; canWrite: boolean; loading: boolean; alarmsOf?: (deviceId: string) => ReactNode }) {
   if (loading) {
     return (
       <div className="grid grid-cols-1 gap-4 @xl:grid-cols-2 @4xl:grid-cols-3 @min-[68rem]:grid-cols-4" aria-hidden="true">
@@ -24,7 +25,7 @@ export function DeviceGrid({ devices, canWrite, loading }: { devices: Device[]; 
   return (
     <section aria-label="Dispositivos" className="grid grid-cols-1 gap-4 @xl:grid-cols-2 @4xl:grid-cols-3 @min-[68rem]:grid-cols-4">
       {devices.map((device) => (
-        <DeviceCard key={device.id} device={device} canWrite={canWrite} />
+        <DeviceCard key={device.id} device={device} canWrite={canWrite} alarms={alarmsOf?.(device.id)} />
       ))}
     </section>
   );

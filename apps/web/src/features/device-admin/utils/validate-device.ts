@@ -1,12 +1,15 @@
-import { DEVICE_ID_REGEX } from '@agua/shared';
+import {
+  DEVICE_ID_REGEX,
+  DEVICE_LOCATION_MAX_LENGTH,
+  DEVICE_NAME_MAX_LENGTH,
+  MAX_LEVEL_LIMIT_M,
+  OFFLINE_AFTER_MAX_S,
+  THRESHOLD_PCT_EXCLUSIVE_MAX,
+  THRESHOLD_PCT_EXCLUSIVE_MIN,
+  TRAVEL_TIMEOUT_MAX_S,
+} from '@agua/shared';
 import { parseNumber, type DeviceFieldErrors, type DeviceFormValues } from './device-form-values';
 
-// The server's route limits (devices.routes.ts), so that the form rarely meets a 400.
-const NAME_MAX = 100;
-const LOCATION_MAX = 200;
-const MAX_LEVEL_MAX_M = 1000;
-const OFFLINE_MAX_S = 86_400;
-const TRAVEL_MAX_S = 3600;
 
 function integerIn(text: string, min: number, max: number, what: string, required: boolean): string | undefined {
   if (!text.trim()) return required ? `Indique ${what}.` : undefined;
@@ -18,7 +21,7 @@ function integerIn(text: string, min: number, max: number, what: string, require
 function percent(text: string, label: string): { value: number | null; error?: string } {
   if (!text.trim()) return { value: null, error: `Indique el umbral de ${label}.` };
   const n = parseNumber(text);
-  if (n === null || n <= 0 || n >= 100) return { value: null, error: `El umbral de ${label} debe ser un porcentaje mayor que 0 y menor que 100.` };
+  if (n === null || n <= THRESHOLD_PCT_EXCLUSIVE_MIN || n >= THRESHOLD_PCT_EXCLUSIVE_MAX) return { value: null, error: `El umbral de ${label} debe ser un porcentaje mayor que 0 y menor que 100.` };
   return { value: n };
 }
 
@@ -30,15 +33,15 @@ export function validateDeviceForm(v: DeviceFormValues, creating: boolean): Devi
     else if (!DEVICE_ID_REGEX.test(v.id.trim())) errors.id = 'Use de 3 a 64 caracteres: minúsculas sin tilde, números, guion bajo (_) o guion (-).';
   }
   if (!v.name.trim()) errors.name = 'El nombre es obligatorio.';
-  else if (v.name.trim().length > NAME_MAX) errors.name = `El nombre admite como máximo ${NAME_MAX} caracteres.`;
+  else if (v.name.trim().length > DEVICE_NAME_MAX_LENGTH) errors.name = `El nombre admite como máximo ${DEVICE_NAME_MAX_LENGTH} caracteres.`;
   if (!v.location.trim()) errors.location = 'La ubicación es obligatoria.';
-  else if (v.location.trim().length > LOCATION_MAX) errors.location = `La ubicación admite como máximo ${LOCATION_MAX} caracteres.`;
+  else if (v.location.trim().length > DEVICE_LOCATION_MAX_LENGTH) errors.location = `La ubicación admite como máximo ${DEVICE_LOCATION_MAX_LENGTH} caracteres.`;
 
   if (v.type === 'level_sensor') {
     if (!v.maxLevel.trim()) errors.maxLevel = 'Indique el nivel máximo del sensor.';
     else {
       const max = parseNumber(v.maxLevel);
-      if (max === null || max <= 0 || max > MAX_LEVEL_MAX_M) errors.maxLevel = `El nivel máximo debe ser un número mayor que 0 y de hasta ${MAX_LEVEL_MAX_M} m.`;
+      if (max === null || max <= 0 || max > MAX_LEVEL_LIMIT_M) errors.maxLevel = `El nivel máximo debe ser un número mayor que 0 y de hasta ${MAX_LEVEL_LIMIT_M} m.`;
     }
     const warning = percent(v.warningPct, 'advertencia');
     const critical = percent(v.criticalPct, 'crítico');
@@ -48,10 +51,10 @@ export function validateDeviceForm(v: DeviceFormValues, creating: boolean): Devi
       errors.warningPct = 'El umbral de advertencia debe ser menor que el crítico.';
     }
   } else {
-    const travel = integerIn(v.travelTimeoutS, 1, TRAVEL_MAX_S, 'el tiempo máximo de recorrido', true);
+    const travel = integerIn(v.travelTimeoutS, 1, TRAVEL_TIMEOUT_MAX_S, 'el tiempo máximo de recorrido', true);
     if (travel) errors.travelTimeoutS = travel;
   }
-  const offline = integerIn(v.offlineAfterS, 1, OFFLINE_MAX_S, 'el tiempo sin señal', !creating);
+  const offline = integerIn(v.offlineAfterS, 1, OFFLINE_AFTER_MAX_S, 'el tiempo sin señal', !creating);
   if (offline) errors.offlineAfterS = offline;
   return errors;
 }

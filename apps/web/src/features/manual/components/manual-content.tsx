@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Cpu, ShieldCheck, UserPlus } from 'lucide-react';
-import { GATE_STATES, ROLE_DISPLAY_NAMES, topics } from '@agua/shared';
+import { BellRing, Cpu, ShieldCheck, UserPlus } from 'lucide-react';
+import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from './code-block';
 
@@ -56,7 +56,7 @@ function Section({ id, icon: Icon, title, children }: { id: string; icon: typeof
   );
 }
 
-/** The administrator's manual: users, roles and connecting ESP32 devices (the real protocol). */
+/** The administrator's manual: users, roles, alarms and connecting ESP32 devices (the real protocol). */
 export function ManualContent() {
   return (
     <div className="grid gap-6">
@@ -92,6 +92,47 @@ export function ManualContent() {
             <strong>{ROLE_DISPLAY_NAMES.viewer}</strong>: solo visualiza los datos.
           </li>
         </ul>
+      </Section>
+
+      <Section id="manual-alarmas" icon={BellRing} title="Alarmas">
+        <p>
+          Cada dispositivo tiene reglas de alarma (nivel muy alto, alto, bajo y muy bajo, subida rápida, equipo sin señal, falla de
+          compuerta y comando fallido) con una prioridad: <strong>{ALARM_PRIORITY_LABELS[1]}</strong>, <strong>{ALARM_PRIORITY_LABELS[2]}</strong>,{' '}
+          <strong>{ALARM_PRIORITY_LABELS[3]}</strong> o <strong>{ALARM_PRIORITY_LABELS[4]}</strong>. Las alarmas siguen la norma ISA-18.2:
+        </p>
+        <ul>
+          <li>
+            <strong>{ALARM_STATE_LABELS.unack}</strong>: la condición se cumple y nadie la ha reconocido; destaca en la lista y cuenta en el
+            aviso de la cabecera.
+          </li>
+          <li>
+            <strong>{ALARM_STATE_LABELS.ack}</strong>: alguien la vio; terminará sola cuando la condición desaparezca.
+          </li>
+          <li>
+            <strong>{ALARM_STATE_LABELS.rtn_unack}</strong>: la condición ya no se cumple, pero nadie la reconoció; al reconocerla
+            termina.
+          </li>
+          <li>
+            <strong>{ALARM_STATE_LABELS.shelved}</strong>: oculta a propósito durante {SHELVE_MINUTES.min} a {SHELVE_MINUTES.max} minutos
+            (con un motivo); al vencer, si la condición sigue, vuelve sin reconocer.
+          </li>
+          <li>
+            <strong>{ALARM_STATE_LABELS.cleared}</strong> y <strong>{ALARM_STATE_LABELS.suppressed}</strong> (dispositivo o regla
+            deshabilitados) solo aparecen en el historial.
+          </li>
+        </ul>
+        <p>
+          En <strong>Alarmas</strong>, quien tiene permiso de escritura pulsa <strong>Reconocer</strong> o <strong>Reconocer todas</strong>,
+          con un comentario opcional, o <strong>Suspender</strong>. Para que una alarma no oscile, un nivel alto solo se normaliza cuando
+          baja por debajo del punto de ajuste menos la banda muerta (2 % por defecto); los retardos de activación y de normalización
+          evitan avisos por picos breves. Todo reconocimiento y suspensión queda en la Auditoría, y el historial se exporta a Excel.
+        </p>
+        <p>
+          Las reglas de cada dispositivo (activada, prioridad, punto de ajuste, banda muerta y retardos) se cambian en{' '}
+          <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. Con{' '}
+          <strong>Sonido de alarmas</strong> activado (se recuerda en cada navegador), una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
+          {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
+        </p>
       </Section>
 
       <Section id="manual-esp32" icon={Cpu} title="Conexión de dispositivos ESP32">

@@ -1,30 +1,35 @@
-import { ERROR_MESSAGES, PASSWORD_MIN_LENGTH } from '@agua/shared';
+import {
+  EMAIL_MAX_LENGTH,
+  EMAIL_REGEX,
+  ERROR_MESSAGES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PERSON_NAME_MAX_LENGTH,
+  USERNAME_MAX_LENGTH,
+  USERNAME_MIN_LENGTH,
+  USERNAME_REGEX,
+} from '@agua/shared';
 
 /** Fields of the user forms that can carry an inline error. */
 export type UserField = 'name' | 'username' | 'email' | 'role' | 'status' | 'password' | 'masterPassword' | 'currentMasterPassword';
 export type UserFieldErrors = Partial<Record<UserField, string>>;
 
-// The same limits as the server's route schemas, so that the form rarely meets a 400.
-const USERNAME_REGEX = /^[A-Za-z0-9._-]{3,50}$/;
-const EMAIL_REGEX = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const NAME_MAX = 100;
-const EMAIL_MAX = 254;
 
 export function validateName(name: string): string | undefined {
   if (!name.trim()) return 'El nombre es obligatorio.';
-  if (name.trim().length > NAME_MAX) return `El nombre admite como máximo ${NAME_MAX} caracteres.`;
+  if (name.trim().length > PERSON_NAME_MAX_LENGTH) return `El nombre admite como máximo ${PERSON_NAME_MAX_LENGTH} caracteres.`;
   return undefined;
 }
 
 export function validateUsername(username: string): string | undefined {
   if (!username.trim()) return 'El nombre de usuario es obligatorio.';
-  if (!USERNAME_REGEX.test(username.trim())) return 'Use de 3 a 50 caracteres: letras sin tilde, números, punto, guion o guion bajo.';
+  if (!USERNAME_REGEX.test(username.trim())) return `Use de ${USERNAME_MIN_LENGTH} a ${USERNAME_MAX_LENGTH} caracteres: letras sin tilde, números, punto, guion o guion bajo.`;
   return undefined;
 }
 
 export function validateEmail(email: string): string | undefined {
   if (!email.trim()) return 'El correo electrónico es obligatorio.';
-  if (email.trim().length > EMAIL_MAX || !EMAIL_REGEX.test(email.trim())) return 'Introduzca un correo electrónico válido (p. ej. nombre@dominio.es).';
+  if (email.trim().length > EMAIL_MAX_LENGTH || !EMAIL_REGEX.test(email.trim())) return 'Introduzca un correo electrónico válido (p. ej. nombre@dominio.es).';
   return undefined;
 }
 
@@ -32,6 +37,7 @@ export function validateEmail(email: string): string | undefined {
 export function validatePassword(password: string, username: string): string | undefined {
   if (!password) return 'La contraseña temporal es obligatoria.';
   if ([...password].length < PASSWORD_MIN_LENGTH) return `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`;
+  if (password.length > PASSWORD_MAX_LENGTH) return `La contraseña admite como máximo ${PASSWORD_MAX_LENGTH} caracteres.`;
   if (!password.trim()) return ERROR_MESSAGES.PASSWORD_BLANK;
   if (username.trim() && password.trim().toLowerCase() === username.trim().toLowerCase()) return 'La contraseña no puede ser el nombre de usuario.';
   return undefined;
@@ -44,6 +50,7 @@ export function validatePassword(password: string, username: string): string | u
 export function validateMasterPassword(master: string, username: string, password: string | null, required: boolean): string | undefined {
   if (!master) return required ? 'La Contraseña Maestra es obligatoria para un administrador.' : undefined;
   if ([...master].length < PASSWORD_MIN_LENGTH) return `La Contraseña Maestra debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`;
+  if (master.length > PASSWORD_MAX_LENGTH) return `La Contraseña Maestra admite como máximo ${PASSWORD_MAX_LENGTH} caracteres.`;
   if (!master.trim()) return 'La Contraseña Maestra no puede estar formada solo por espacios en blanco.';
   if (username.trim() && master.trim().toLowerCase() === username.trim().toLowerCase()) return 'La Contraseña Maestra no puede ser el nombre de usuario.';
   if (password && master === password) return 'La Contraseña Maestra debe ser distinta de la contraseña.';

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { can } from '@agua/shared';
+import { Button } from '@/components/ui/button';
+import { PageHeader } from '@/components/page-header';
+import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
+import { AlarmFigures } from '@/features/alarms/components/alarm-figures';
+import { AlarmHistory } from '@/features/alarms/components/alarm-history';
+import { OpenAlarms } from '@/features/alarms/components/open-alarms';
+import { useAlarmSoundSetting } from '@/features/alarms/hooks/use-alarm-sound';
+import { useAuth } from '@/features/auth/hooks/use-auth';
+import { useDevices } from '@/features/devices/hooks/use-devices';
+import { cn } from '@/lib/utils';
+import { LoadError } from './load-error';
+
+type Tab = 'open' | 'history';
+
+export default function AlarmsRoute() {
+  const { user } = useAuth();
+  const { devices } = useDevices();
+  const open = useOpenAlarms();
+  const [tab, setTab] = useState<Tab>('open');
+  const [sound, setSound] = useAlarmSoundSetting();
+  const names = new Map(devices.map((d) => [d.id, d.name]));
+  const deviceName = (id: string) => names.get(id) ?? id;
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title="Alarmas"
+        description="Alarmas activas, su reconocimiento y su historial (ISA-18.2)."
+        actions={
+          <label className="inline-flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={sound} onChange={(e) => setSound(e.target.checked)} className="size-4" />
+            Sonido de alarmas
+          </label>
+        }
+      />
+      <div role="tablist" aria-label="Vistas de alarmas" className="flex gap-2 border-b">
+        {(
+          [
+            ['open', `Activas${open.data ? ` (${open.data.length})` : ''}`],
+            ['history', 'Historial'],
+          ] as const
+        ).map(([key, label]) => (
+          <Button
+            key={key}
+            role="tab"
+            aria-selected={tab === key}
+            variant="ghost"
+            className={cn('rounded-b-none border-b-2 border-transparent', tab === key && 'border-primary font-semibold')}
+            onClick={() => setTab(key)}
+          >
+            {label}
+          </Button>
+        ))}
+      </div>
+      {tab === 'open' ? (
+        open.isError && !open.data ? (
+          <LoadError message={open.error.message} onRetry={() => void open.refetch()} />
+        ) : (
+          <OpenAlarms alarms={open.data ?? []} deviceName={deviceName} canWrite={can(user, 'write')} />
+        )
+      ) : (
+        <AlarmHistory devices={devices} deviceName={deviceName} />
+      )}
+      <section className="grid gap-3" aria-label="Indicadores ISA-18.2">
+        <h2 className="text-lg font-semibold">Indicadores ISA-18.2</h2>
+        <AlarmFigures />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useState, type FormEvent } from 'react';
+import { BellOff, CheckCheck } from 'lucide-react';
+import { ALARM_COMMENT_MAX_LENGTH, SHELVE_MINUTES } from '@agua/shared';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
+import { fieldAria, FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+
+/** 'Reconocer' (one alarm or all): an optional comment. */
+export function AckDialog({
+  open,
+  title,
+  description,
+  onOpenChange,
+  onConfirm,
+}: {
+  open: boolean;
+  title: string;
+  description: string;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: (comment: string | null) => Promise<void>;
+}) {
+  const [comment, setComment] = useState('');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The dialog serves every row: what was typed for one alarm must not stay for the next.
+  const close = () => {
+    setComment('');
+    setError(null);
+    onOpenChange(false);
+  };
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      await onConfirm(comment.trim() || null);
+      close();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent data-testid="ack-dialog" className="max-w-md">
+        <form onSubmit={(e) => void onSubmit(e)} className="grid gap-4">
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          <FormField id="ack-comment" label="Comentario (opcional)">
+            <Input id="ack-comment" value={comment} maxLength={ALARM_COMMENT_MAX_LENGTH} onChange={(e) => setComment(e.target.value)} placeholder="Qué se vio o se hizo" />
+          </FormField>
+          <FormDialogFooter error={error} pending={pending} onCancel={close} icon={<CheckCheck aria-hidden="true" />} label="Reconocer" pendingLabel="Reconociendo..." />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** 'Suspender': for 1–720 minutes, with the reason (required). */
+export function ShelveDialog({
+  open,
+  description,
+  onOpenChange,
+  onConfirm,
+}: {
+  open: boolean;
+  /** Which alarm: its device and message. */
+  description: string;
+  onOpenChange: (open: boolean) => void;
+  onConfirm: (minutes: number, comment: string) => Promise<void>;
+}) {
+  const [minutes, setMinutes] = useState('60');
+  const [comment, setComment] = useState('');
+  const [errors, setErrors] = useState<{ minutes?: string; comment?: string }>({});
+  const [pending, setPending] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const close = () => {
+    setMinutes('60');
+    setComment('');
+    setErrors({});
+    setFormError(null);
+    onOpenChange(false);
+  };
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const n = Number(minutes);
+    const found = {
+      ...(!Number.isInteger(n) || n < SHELVE_MINUTES.min || n > SHELVE_MINUTES.max ? { minutes: `Entre ${SHELVE_MINUTES.min} y ${SHELVE_MINUTES.max} minutos.` } : {}),
+      ...(comment.trim() === '' ? { comment: 'Indique el motivo de la suspensión.' } : {}),
+    };
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setPending(true);
+    setFormError(null);
+    try {
+      await onConfirm(n, comment.trim());
+      close();
+    } catch (err) {
+      setFormError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setPending(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
+      <DialogContent data-testid="shelve-dialog" className="max-w-md">
+        <form onSubmit={(e) => void onSubmit(e)} className="grid gap-4" noValidate>
+          <DialogHeader>
+            <DialogTitle>Suspender alarma</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          <p className="text-sm text-muted-foreground">Queda oculta hasta que venza la suspensión; si su condición sigue activa, volverá sin reconocer.</p>
+          <FormField id="shelve-minutes" label="Minutos" hint={`Entre ${SHELVE_MINUTES.min} y ${SHELVE_MINUTES.max} (hasta ${SHELVE_MINUTES.max / 60} h).`} error={errors.minutes}>
+            <Input {...fieldAria('shelve-minutes', { hint: true, error: errors.minutes })} type="number" inputMode="numeric" min={SHELVE_MINUTES.min} max={SHELVE_MINUTES.max} value={minutes} onChange={(e) => setMinutes(e.target.value)} />
+          </FormField>
+          <FormField id="shelve-comment" label="Motivo" error={errors.comment}>
+            <Input {...fieldAria('shelve-comment', { error: errors.comment })} value={comment} maxLength={ALARM_COMMENT_MAX_LENGTH} onChange={(e) => setComment(e.target.value)} placeholder="p. ej. Mantenimiento del sensor" />
+          </FormField>
+          <FormDialogFooter error={formError} pending={pending} onCancel={close} icon={<BellOff aria-hidden="true" />} label="Suspender" pendingLabel="Suspendiendo..." />
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
