@@ -36,6 +36,8 @@ import { SqliteReadingsReader } from './features/history/readings.reader';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
+import { createNotifications, type Notifications } from './features/notifications/notifications.module';
+import notificationsRoutes from './features/notifications/notifications.routes';
 import { MqttBroker } from './features/mqtt/mqtt.broker';
 import systemRoutes from './features/system/system.routes';
 import { ReadingsWriterThread } from './features/telemetry/readings-writer.thread';
@@ -99,6 +101,7 @@ export interface AppContext {
   alarmRules: AlarmRulesService;
   alarmEngine: AlarmEngine;
   alarms: AlarmsService;
+  notifications: Notifications;
   retention: ReadingsRetention;
   storageHealth: StorageHealth;
   disk: DiskSpaceWatch;
@@ -189,6 +192,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(deviceRoutes, { gateway: ctx.gateway });
   await app.register(historyRoutes, { history: ctx.history });
   await app.register(alarmsRoutes, { rules: ctx.alarmRules, alarms: ctx.alarms, devices: ctx.devices });
+  await app.register(notificationsRoutes, { notifications: ctx.notifications.service });
   await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open() });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
@@ -205,6 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.mqtt.close();
     // After the broker: what devices sent until then is committed before the thread ends.
     await ctx.readingsWriter.close();
+    ctx.notifications.close();
   });
   return app;
 }
@@ -217,6 +222,11 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
       .add({ name: 'commands', start: () => ctx.commands.start(), stop: () => ctx.commands.stop() })
       // Open alarms, shelving expiries, and every device evaluated again from what is stored.
       .add({ name: 'alarm engine', start: () => ctx.alarmEngine.start(), stop: () => ctx.alarmEngine.stop() })
+      // The outbox: what a previous run left unsent goes first.
+      .add({ name: 'notification sender', start: () => ctx.notifications.sender.start(), stop: () => ctx.notifications.sender.stop() })
+      .every('notification escalation', 5_000, () => ctx.notifications.service.escalate(ctx.alarmEngine.open()))
+      // Users are edited elsewhere: who is told catches up within this.
+      .every('notification recipients', 15_000, () => ctx.notifications.directory.reload())
       .every('command lifecycle (timeouts, re-delivery)', 1_000, () => ctx.commands.tick())
       .every('device offline sweep', 1_000, () => ctx.devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
@@ -285,7 +295,9 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     },
   });
   const alarms = new AlarmsService(alarmEngine, alarmsRepo, audit);
+  const notifications = await createNotifications({ config, db: storage.db, settings, users, devices, alarmEngine, store: readingsWriter, audit, log: app.log });
+  bus.on('alarm.updated', () => notifications.sender.kick());
   const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
-  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, retention, storageHealth, disk };
+  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
 }

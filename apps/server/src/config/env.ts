@@ -44,6 +44,16 @@ export interface Config {
   serveSourceMaps: boolean;
   /** Where the built web app lives; absent in API-only test runs. */
   webDistDir: string | null;
+  /** SMTP server of the e-mail notifications (SMTP_URL, e.g. smtp://user:pass@host:587); null = no e-mail. */
+  smtpUrl: string | null;
+  /** From address of the e-mail notifications (SMTP_FROM). */
+  smtpFrom: string;
+  /** The address people open the system on (PUBLIC_URL), a base URL ending in '/'; null when not set. */
+  publicUrl: string | null;
+  /** VAPID keys of Web Push (VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY); generated and kept in the database when not given. */
+  vapidKeys: { publicKey: string; privateKey: string } | null;
+  /** Push endpoints on plain http accepted (PUSH_ALLOW_HTTP; for tests with a local push service). */
+  pushAllowHttp: boolean;
   /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
   deviceKeyPepper: string | null;
   version: string;
@@ -130,9 +140,53 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     serveSourceMaps: bool(env, 'SERVE_SOURCE_MAPS', false),
     webDistDir: env.WEB_DIST_DIR === '' ? null : path.resolve(env.WEB_DIST_DIR?.trim() || 'apps/web/dist'),
     deviceKeyPepper: env.DEVICE_KEY_PEPPER?.trim() || null,
+    smtpUrl: smtpUrlOf(env.SMTP_URL),
+    smtpFrom: env.SMTP_FROM?.trim() || 'Panel de Control de Agua <alarmas@localhost>',
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
+    vapidKeys: vapidKeysOf(env),
+    pushAllowHttp: bool(env, 'PUSH_ALLOW_HTTP', false),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
   };
+}
+
+function smtpUrlOf(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@host:587 (secrets are never logged)');
+  }
+  if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError('SMTP_URL must start with smtp:// or smtps:// and name a host');
+  return value;
+}
+
+function publicUrlOf(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`PUBLIC_URL must be the address people open the system on, such as https://scada.example/agua/, got "${value}"`);
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
+  url.search = '';
+  url.hash = '';
+  return url.toString().endsWith('/') ? url.toString() : `${url.toString()}/`;
+}
+
+function vapidKeysOf(env: Env): Config['vapidKeys'] {
+  const publicKey = env.VAPID_PUBLIC_KEY?.trim();
+  const privateKey = env.VAPID_PRIVATE_KEY?.trim();
+  if (!publicKey && !privateKey) return null;
+  if (!publicKey || !privateKey) throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: give both, or neither to use the generated ones');
+  if (!/^[A-Za-z0-9_-]{80,90}$/.test(publicKey) || !/^[A-Za-z0-9_-]{40,45}$/.test(privateKey)) {
+    throw new ConfigError('VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY must be URL-safe base64 keys (web-push generate-vapid-keys)');
+  }
+  return { publicKey, privateKey };
 }
 
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);

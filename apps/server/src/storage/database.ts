@@ -7,6 +7,7 @@ import * as m002 from './migrations/002-readings-covering-index';
 import * as m003 from './migrations/003-seq-runs';
 import * as m004 from './migrations/004-alarm-rules';
 import * as m005 from './migrations/005-alarms';
+import * as m006 from './migrations/006-notifications';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-seq-runs': m003,
   '004-alarm-rules': m004,
   '005-alarms': m005,
+  '006-notifications': m006,
 };
 
 export interface Storage {

@@ -163,6 +163,52 @@ export interface AlarmTransitionsTable {
   comment: string | null;
 }
 
+export interface NotificationPreferencesTable {
+  user_id: string;
+  email_min_priority: number | null;
+  push_min_priority: number | null;
+  updated_at_ms: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  name: string;
+  url: string;
+  format: string;
+  chat_id: string | null;
+  min_priority: number;
+  secret: string;
+  enabled: number;
+  created_at_ms: number;
+}
+
+export interface PushSubscriptionsTable {
+  id: string;
+  user_id: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at_ms: number;
+}
+
+export interface NotificationOutboxTable {
+  id: string;
+  dedupe_key: string;
+  alarm_id: string | null;
+  event: string;
+  channel: string;
+  recipient_kind: string;
+  recipient_id: string;
+  target: string | null;
+  content_json: string;
+  state: string;
+  attempts: number;
+  next_attempt_ms: number | null;
+  last_error: string | null;
+  created_at_ms: number;
+  sent_at_ms: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -176,4 +222,8 @@ export interface Database {
   alarm_rules: AlarmRulesTable;
   alarms: AlarmsTable;
   alarm_transitions: AlarmTransitionsTable;
+  notification_preferences: NotificationPreferencesTable;
+  webhooks: WebhooksTable;
+  push_subscriptions: PushSubscriptionsTable;
+  notification_outbox: NotificationOutboxTable;
 }

@@ -38,6 +38,12 @@ const ROUTES: Record<string, Required> = {
   'GET /api/v1/export-alarms.xlsx': 'read',
   'GET /api/v1/export-alarms.csv': 'read',
   'GET /api/v1/devices/{}/alarm-rules': 'read',
+  // 'Mis notificaciones': every role
+  'GET /api/v1/notifications/me': 'read',
+  'PUT /api/v1/notifications/me': 'read',
+  'POST /api/v1/notifications/me/push-subscriptions': 'read',
+  'DELETE /api/v1/notifications/me/push-subscriptions': 'read',
+  'POST /api/v1/notifications/me/test-push': 'read',
   // write
   'POST /api/v1/devices/{}/commands': 'write',
   'POST /api/v1/alarms/ack': 'write',
@@ -58,6 +64,15 @@ const ROUTES: Record<string, Required> = {
   'DELETE /api/v1/users/{}': 'admin',
   'POST /api/v1/users/{}/password': 'admin',
   'GET /api/v1/audit': 'admin',
+  'GET /api/v1/notifications': 'admin',
+  'POST /api/v1/notifications/test-email': 'admin',
+  'GET /api/v1/notifications/escalation': 'admin',
+  'PUT /api/v1/notifications/escalation': 'admin',
+  'GET /api/v1/webhooks': 'admin',
+  'POST /api/v1/webhooks': 'admin',
+  'PATCH /api/v1/webhooks/{}': 'admin',
+  'DELETE /api/v1/webhooks/{}': 'admin',
+  'POST /api/v1/webhooks/{}/test': 'admin',
   // device protocol (PROTOCOL.md): device key, never a session
   'POST /api/v1/telemetry': 'device',
   'GET /api/v1/devices/{}/commands': 'device',

@@ -66,6 +66,14 @@ export const ERROR_MESSAGES = {
   ALARM_NOT_ACKABLE: 'La alarma no está pendiente de reconocimiento.',
   ALARM_NOT_SHELVED: 'La alarma no está suspendida.',
   ALARM_NOT_SHELVABLE: 'Solo se puede suspender una alarma abierta.',
+  // Notifications
+  WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',
+  WEBHOOK_URL_INVALID: 'La URL del webhook debe ser http:// o https:// con un servidor.',
+  WEBHOOK_CHAT_ID_REQUIRED: 'Un webhook de Telegram necesita el chat_id.',
+  PUSH_ENDPOINT_INVALID: 'La suscripción push debe apuntar a un servicio https://.',
+  PUSH_SUBSCRIPTION_NOT_FOUND: 'Este navegador no tiene las notificaciones push activadas.',
+  CHANNEL_NOT_CONFIGURED: 'Ese canal no está configurado en el servidor.',
+  ESCALATION_TARGET_UNKNOWN: 'La escalada nombra un usuario o webhook que no existe.',
   // Users
   USERNAME_TAKEN: 'El nombre de usuario ya existe.',
   EMAIL_TAKEN: 'El correo electrónico ya está en uso.',

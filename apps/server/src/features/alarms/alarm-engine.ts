@@ -58,6 +58,9 @@ export interface AlarmChangeStore {
   writeAll(changes: AlarmChange[]): Promise<void>;
 }
 
+/** Adds to each change, before it is stored, what it tells people (the notifications). */
+export type AlarmNoticePlanner = (changes: AlarmChange[]) => void;
+
 /** After a failed write the engine reloads from the storage and evaluates again after this long. */
 const RECOVER_AFTER_MS = 5_000;
 
@@ -90,6 +93,7 @@ export class AlarmEngine {
   private drained: Promise<void> = Promise.resolve();
   private recoverTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private planNotices: AlarmNoticePlanner = () => undefined;
 
   constructor(
     private readonly repo: AlarmsRepository,
@@ -99,6 +103,11 @@ export class AlarmEngine {
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
   ) {}
+
+  /** Notifications are planned with each batch, so they are stored in its transaction. */
+  useNoticePlanner(planner: AlarmNoticePlanner): void {
+    this.planNotices = planner;
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -447,7 +456,10 @@ export class AlarmEngine {
       const staged = this.staged;
       this.staged = [];
       try {
-        if (staged.length > 0) await this.store.writeAll(staged);
+        if (staged.length > 0) {
+          this.planNotices(staged);
+          await this.store.writeAll(staged);
+        }
       } catch (err) {
         this.log.error({ err, changes: staged.length }, 'storing alarm changes failed; reloading alarms from the storage');
         for (const job of jobs) job.reject(err);

@@ -44,6 +44,8 @@ export interface AlarmChange {
   alarm: AlarmRecord;
   transition: AlarmTransition;
   isNew: boolean;
+  /** What the change tells people (the notifications feature's business), stored in the change's transaction. */
+  notice?: unknown;
 }
 
 export interface AlarmQuery {

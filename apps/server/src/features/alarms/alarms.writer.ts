@@ -24,7 +24,8 @@ const ALARM_COLUMNS = [
 ] as const;
 
 /**
- * Stores batches of alarm changes (each alarm row with its transition row) in one transaction.
+ * Stores batches of alarm changes (each alarm row with its transition row, and what the
+ * transition tells people) in one transaction.
  * Runs on the storage's writer thread, on the same connection as the readings: one connection
  * writes, so an alarm batch never waits for the readings' lock (nor the readings for it).
  */
@@ -34,7 +35,11 @@ export class SqliteAlarmsWriter {
   private readonly insertTransition: BetterSqlite3.Statement;
   private readonly writeAllTx: (changes: AlarmChange[]) => void;
 
-  constructor(sqlite: BetterSqlite3.Database) {
+  /**
+   * @param onStored runs inside the transaction after each change's rows, with the transition's
+   * id: what else must be stored with the transition (the notification outbox).
+   */
+  constructor(sqlite: BetterSqlite3.Database, onStored: (change: AlarmChange, transitionId: number | bigint) => void = () => undefined) {
     this.insertAlarm = sqlite.prepare(`INSERT INTO alarms (${ALARM_COLUMNS.join(', ')}) VALUES (${ALARM_COLUMNS.map((c) => `@${c}`).join(', ')})`);
     const settable = ALARM_COLUMNS.filter((c) => c !== 'id');
     this.updateAlarm = sqlite.prepare(`UPDATE alarms SET ${settable.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
@@ -42,9 +47,11 @@ export class SqliteAlarmsWriter {
       'INSERT INTO alarm_transitions (alarm_id, at_ms, from_state, to_state, by_json, comment) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.writeAllTx = sqlite.transaction((changes: AlarmChange[]) => {
-      for (const { alarm, transition: t, isNew } of changes) {
+      for (const change of changes) {
+        const { alarm, transition: t, isNew } = change;
         (isNew ? this.insertAlarm : this.updateAlarm).run(toRow(alarm));
-        this.insertTransition.run(alarm.id, t.atMs, t.from, t.to, personJson(t.by), t.comment);
+        const { lastInsertRowid } = this.insertTransition.run(alarm.id, t.atMs, t.from, t.to, personJson(t.by), t.comment);
+        onStored(change, lastInsertRowid);
       }
     });
   }

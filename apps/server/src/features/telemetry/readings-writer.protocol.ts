@@ -1,10 +1,14 @@
 import type { AlarmChange } from '../alarms/alarms.repository';
+import type { DeliveryOutcome, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
-/** What the server asks of the writer thread (readings, alarm changes); each request is answered once, in order. */
+/** What the server asks of the writer thread (readings, alarm changes, the notification outbox); each request is answered once, in order. */
 export type WriterRequest =
   | { id: number; op: 'write'; packed: PackedReadings }
   | { id: number; op: 'alarms'; changes: AlarmChange[] }
+  | { id: number; op: 'outboxWrite'; entries: OutboxEntry[] }
+  | { id: number; op: 'outboxClaim'; claims: Array<{ id: string; retryAtMs: number }> }
+  | { id: number; op: 'outboxSettle'; outcomes: DeliveryOutcome[] }
   | { id: number; op: 'pruneExpiredSeqs'; nowMs: number }
   | { id: number; op: 'forgetDevice'; deviceId: string }
   | { id: number; op: 'pragma'; statement: string }

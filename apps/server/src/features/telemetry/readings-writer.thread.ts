@@ -4,6 +4,7 @@ import { startWorker } from '../../lib/worker-thread';
 import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
 import { packReadings, type WriterFailure, type WriterRequest, type WriterResponse } from './readings-writer.protocol';
 import type { AlarmChange } from '../alarms/alarms.repository';
+import type { DeliveryOutcome, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
@@ -51,6 +52,21 @@ export class ReadingsWriterThread {
       this.health?.failed(err);
       throw err;
     }
+  }
+
+  /** Writes notifications (escalations, tests); how many were new (a cause written twice adds none). */
+  async writeOutbox(entries: OutboxEntry[]): Promise<number> {
+    return (await this.request({ op: 'outboxWrite', entries })) as number;
+  }
+
+  /** Counts the attempts about to be made; due again at retryAtMs should they never end. */
+  async claimOutbox(claims: Array<{ id: string; retryAtMs: number }>): Promise<void> {
+    await this.request({ op: 'outboxClaim', claims });
+  }
+
+  /** Stores the outcome of attempts (sent, to retry, given up). */
+  async settleOutbox(outcomes: DeliveryOutcome[]): Promise<void> {
+    await this.request({ op: 'outboxSettle', outcomes });
   }
 
   /** Forgets seqs whose 24 h window has passed, in memory and on disk. */

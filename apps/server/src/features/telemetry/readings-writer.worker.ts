@@ -1,16 +1,21 @@
 // The storage's writer thread: it owns its own connection to the database and writes the readings
-// and the alarm changes, so the fsync of a commit never stops the server's event loop from parsing
+// the alarm changes and the notification outbox, so the fsync of a commit never stops the server's event loop from parsing
 // the next requests, and no other connection competes for the write lock (ADR 008, 009).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openConnection } from '../../storage/database';
 import { SqliteAlarmsWriter } from '../alarms/alarms.writer';
+import type { AlarmNotice } from '../notifications/outbox';
+import { SqliteOutboxWriter } from '../notifications/outbox.writer';
 import { unpackReadings, type WriterRequest, type WriterResponse, type WriterThreadData } from './readings-writer.protocol';
 import { SqliteReadingsWriter } from './readings.writer';
 
 const { file } = workerData as WriterThreadData;
 const sqlite = openConnection(file);
 const writer = new SqliteReadingsWriter(sqlite);
-const alarms = new SqliteAlarmsWriter(sqlite);
+const outbox = new SqliteOutboxWriter(sqlite);
+const alarms = new SqliteAlarmsWriter(sqlite, (change, transitionId) => {
+  if (change.notice) outbox.writeNotice(change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
+});
 const port = parentPort!;
 
 function run(req: WriterRequest): unknown {
@@ -19,6 +24,12 @@ function run(req: WriterRequest): unknown {
       return writer.write(unpackReadings(req.packed));
     case 'alarms':
       return alarms.writeAll(req.changes);
+    case 'outboxWrite':
+      return outbox.write(req.entries);
+    case 'outboxClaim':
+      return outbox.claim(req.claims);
+    case 'outboxSettle':
+      return outbox.settle(req.outcomes);
     case 'pruneExpiredSeqs':
       return writer.pruneExpiredSeqs(req.nowMs);
     case 'forgetDevice':

@@ -1,0 +1,99 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { alarmsLink } from '@agua/shared';
+import type { Config } from '../../config/env';
+import type { Database } from '../../storage/schema';
+import type { SettingsRepository } from '../../storage/settings.repository';
+import type { AlarmEngine } from '../alarms/alarm-engine';
+import type { AuditService } from '../audit/audit.service';
+import type { DevicesService } from '../devices/devices.service';
+import type { UsersRepository } from '../users/users.repository';
+import { AlarmNotices } from './alarm-notices';
+import { PermanentDeliveryError } from './channels/channel';
+import { EmailChannel } from './channels/email-channel';
+import { generateVapidKeys, PushChannel, type VapidKeys } from './channels/push-channel';
+import { sendWebhook } from './channels/webhook-channel';
+import { NotificationDirectory } from './notification-directory';
+import { NotificationSender, type Deliver, type OutboxStore } from './notification-sender';
+import { NotificationsRepository } from './notifications.repository';
+import { NotificationsService } from './notifications.service';
+
+export interface Notifications {
+  service: NotificationsService;
+  sender: NotificationSender;
+  directory: NotificationDirectory;
+  /** Closes the SMTP connections. */
+  close(): void;
+}
+
+interface Deps {
+  config: Config;
+  db: Kysely<Database>;
+  settings: SettingsRepository;
+  users: UsersRepository;
+  devices: DevicesService;
+  alarmEngine: AlarmEngine;
+  store: OutboxStore;
+  audit: AuditService;
+  log: FastifyBaseLogger;
+}
+
+/** Attempts under way at once. */
+const CONCURRENCY = 16;
+const POLL_MS = 1_000;
+
+/** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
+export async function createNotifications(d: Deps): Promise<Notifications> {
+  const { config } = d;
+  const repo = new NotificationsRepository(d.db);
+  const link = () => (config.publicUrl ? alarmsLink(config.publicUrl) : null);
+  const directory = new NotificationDirectory(repo, () => d.users.list(), { email: config.smtpUrl !== null, push: config.publicUrl !== null });
+  await directory.reload();
+  const notices = new AlarmNotices(directory, d.devices, link);
+  d.alarmEngine.useNoticePlanner((changes) => notices.annotate(changes));
+
+  const vapid = config.vapidKeys ?? (JSON.parse(await d.settings.getOrCreate('vapid_keys', () => JSON.stringify(generateVapidKeys()))) as VapidKeys);
+  const email = config.smtpUrl ? new EmailChannel(config.smtpUrl, config.smtpFrom) : null;
+  const push = new PushChannel(vapid, vapidSubject(config));
+  const deliver: Deliver = async (delivery, message) => {
+    switch (delivery.channel) {
+      case 'email':
+        if (!email) throw new PermanentDeliveryError('el servidor no tiene SMTP_URL');
+        return email.send(directory.user(delivery.recipientId), message);
+      case 'webhook':
+        return sendWebhook(directory.webhook(delivery.recipientId), message);
+      case 'push':
+        return push.send(delivery.target ? directory.subscription(delivery.target) : undefined, message);
+    }
+  };
+
+  let sender: NotificationSender | undefined;
+  const service = new NotificationsService({
+    repo,
+    directory,
+    notices,
+    store: d.store,
+    audit: d.audit,
+    vapidPublicKey: vapid.publicKey,
+    link,
+    allowInsecurePush: config.pushAllowHttp,
+    written: () => sender?.kick(),
+  });
+  sender = new NotificationSender(repo, d.store, deliver, d.log, {
+    concurrency: CONCURRENCY,
+    pollMs: POLL_MS,
+    forgetSubscription: (id) => service.forgetSubscription(id),
+  });
+
+  if (!config.publicUrl && (config.smtpUrl || directory.webhooks().length > 0)) {
+    d.log.warn('notifications are configured but PUBLIC_URL is not: e-mail and push are not sent, and webhooks carry no link to /alarms. Set PUBLIC_URL to the address people open the system on.');
+  }
+  return { service, sender, directory, close: () => email?.close() };
+}
+
+/** VAPID's contact: the system's https address, else the e-mail sender's address. */
+function vapidSubject(config: Config): string {
+  if (config.publicUrl?.startsWith('https://')) return config.publicUrl;
+  const address = /<([^>]+)>/.exec(config.smtpFrom)?.[1] ?? config.smtpFrom;
+  return `mailto:${address.includes('@') ? address : 'alarmas@localhost'}`;
+}

@@ -1,0 +1,184 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AlarmPriority, DeliveryState, EscalationPolicy, NotificationChannel, NotificationContent, NotificationEvent, WebhookFormat } from '@agua/shared';
+import type { Database, NotificationOutboxTable, WebhooksTable } from '../../storage/schema';
+
+export interface PreferencesRecord {
+  userId: string;
+  emailMinPriority: AlarmPriority | null;
+  pushMinPriority: AlarmPriority | null;
+}
+
+export interface WebhookRecord {
+  id: string;
+  name: string;
+  url: string;
+  format: WebhookFormat;
+  chatId: string | null;
+  minPriority: AlarmPriority;
+  secret: string;
+  enabled: boolean;
+  createdAtMs: number;
+}
+
+export interface PushSubscriptionRecord {
+  id: string;
+  userId: string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  createdAtMs: number;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  alarmId: string | null;
+  event: NotificationEvent;
+  channel: NotificationChannel;
+  recipientKind: 'user' | 'webhook';
+  recipientId: string;
+  target: string | null;
+  content: NotificationContent;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptMs: number | null;
+  lastError: string | null;
+  createdAtMs: number;
+  sentAtMs: number | null;
+}
+
+const ESCALATION_KEY = 'notification_escalation';
+
+const toWebhook = (r: Selectable<WebhooksTable>): WebhookRecord => ({
+  id: r.id,
+  name: r.name,
+  url: r.url,
+  format: r.format as WebhookFormat,
+  chatId: r.chat_id,
+  minPriority: r.min_priority as AlarmPriority,
+  secret: r.secret,
+  enabled: r.enabled === 1,
+  createdAtMs: Number(r.created_at_ms),
+});
+
+const toDelivery = (r: Selectable<NotificationOutboxTable>): DeliveryRecord => ({
+  id: r.id,
+  alarmId: r.alarm_id,
+  event: r.event as NotificationEvent,
+  channel: r.channel as NotificationChannel,
+  recipientKind: r.recipient_kind as 'user' | 'webhook',
+  recipientId: r.recipient_id,
+  target: r.target,
+  content: JSON.parse(r.content_json) as NotificationContent,
+  state: r.state as DeliveryState,
+  attempts: r.attempts,
+  nextAttemptMs: r.next_attempt_ms === null ? null : Number(r.next_attempt_ms),
+  lastError: r.last_error,
+  createdAtMs: Number(r.created_at_ms),
+  sentAtMs: r.sent_at_ms === null ? null : Number(r.sent_at_ms),
+});
+
+/**
+ * Who wants what, and the outbox as read by the senders and the delivery log. The outbox is
+ * written only by SqliteOutboxWriter (the storage's writer thread).
+ */
+export class NotificationsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async listPreferences(): Promise<PreferencesRecord[]> {
+    const rows = await this.db.selectFrom('notification_preferences').selectAll().execute();
+    return rows.map((r) => ({ userId: r.user_id, emailMinPriority: r.email_min_priority as AlarmPriority | null, pushMinPriority: r.push_min_priority as AlarmPriority | null }));
+  }
+
+  async savePreferences(p: PreferencesRecord): Promise<void> {
+    const values = { email_min_priority: p.emailMinPriority, push_min_priority: p.pushMinPriority, updated_at_ms: Date.now() };
+    await this.db
+      .insertInto('notification_preferences')
+      .values({ user_id: p.userId, ...values })
+      .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+      .execute();
+  }
+
+  async listWebhooks(): Promise<WebhookRecord[]> {
+    return (await this.db.selectFrom('webhooks').selectAll().orderBy('created_at_ms').execute()).map(toWebhook);
+  }
+
+  async insertWebhook(w: WebhookRecord): Promise<void> {
+    await this.db
+      .insertInto('webhooks')
+      .values({ id: w.id, name: w.name, url: w.url, format: w.format, chat_id: w.chatId, min_priority: w.minPriority, secret: w.secret, enabled: w.enabled ? 1 : 0, created_at_ms: w.createdAtMs })
+      .execute();
+  }
+
+  async updateWebhook(w: WebhookRecord): Promise<void> {
+    await this.db
+      .updateTable('webhooks')
+      .set({ name: w.name, url: w.url, format: w.format, chat_id: w.chatId, min_priority: w.minPriority, enabled: w.enabled ? 1 : 0 })
+      .where('id', '=', w.id)
+      .execute();
+  }
+
+  async deleteWebhook(id: string): Promise<void> {
+    await this.db.deleteFrom('webhooks').where('id', '=', id).execute();
+  }
+
+  async listPushSubscriptions(): Promise<PushSubscriptionRecord[]> {
+    const rows = await this.db.selectFrom('push_subscriptions').selectAll().execute();
+    return rows.map((r) => ({ id: r.id, userId: r.user_id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, createdAtMs: Number(r.created_at_ms) }));
+  }
+
+  /** A browser's subscription; the same endpoint again replaces the old one (keys rotate). */
+  async savePushSubscription(s: PushSubscriptionRecord): Promise<void> {
+    await this.db.deleteFrom('push_subscriptions').where('endpoint', '=', s.endpoint).execute();
+    await this.db
+      .insertInto('push_subscriptions')
+      .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at_ms: s.createdAtMs })
+      .execute();
+  }
+
+  async deletePushSubscription(where: { id: string } | { userId: string; endpoint: string }): Promise<number> {
+    let q = this.db.deleteFrom('push_subscriptions');
+    q = 'id' in where ? q.where('id', '=', where.id) : q.where('user_id', '=', where.userId).where('endpoint', '=', where.endpoint);
+    const res = await q.executeTakeFirst();
+    return Number(res.numDeletedRows);
+  }
+
+  async getEscalation(): Promise<EscalationPolicy | null> {
+    const row = await this.db.selectFrom('settings').select('value').where('key', '=', ESCALATION_KEY).executeTakeFirst();
+    return row ? (JSON.parse(row.value) as EscalationPolicy) : null;
+  }
+
+  async putEscalation(policy: EscalationPolicy): Promise<void> {
+    const value = JSON.stringify(policy);
+    await this.db.insertInto('settings').values({ key: ESCALATION_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  }
+
+  /** Pending notifications due by `nowMs`, oldest first. */
+  async due(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
+    const rows = await this.db
+      .selectFrom('notification_outbox')
+      .selectAll()
+      .where('state', '=', 'pending')
+      .where('next_attempt_ms', '<=', nowMs)
+      .orderBy('next_attempt_ms')
+      .limit(limit)
+      .execute();
+    return rows.map(toDelivery);
+  }
+
+  /** The delivery log: newest first, a page after (createdAtMs, id). */
+  async page(q: { limit: number; after?: { createdAtMs: number; id: string }; state?: DeliveryState; alarmId?: string }): Promise<DeliveryRecord[]> {
+    let query = this.db.selectFrom('notification_outbox').selectAll();
+    if (q.state) query = query.where('state', '=', q.state);
+    if (q.alarmId) query = query.where('alarm_id', '=', q.alarmId);
+    if (q.after) {
+      const { createdAtMs, id } = q.after;
+      query = query.where((eb) => eb.or([eb('created_at_ms', '<', createdAtMs), eb.and([eb('created_at_ms', '=', createdAtMs), eb('id', '<', id)])]));
+    }
+    return (await query.orderBy('created_at_ms', 'desc').orderBy('id', 'desc').limit(q.limit).execute()).map(toDelivery);
+  }
+
+  async countPending(): Promise<number> {
+    const row = await this.db.selectFrom('notification_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}
