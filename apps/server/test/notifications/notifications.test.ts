@@ -84,7 +84,7 @@ describe('notifications', () => {
 
   it('a level over HH reaches the webhook (signed), the mailboxes and the push endpoint; its return sends Normalizada to the same people', async () => {
     await level(4.6); // 92 % of 5 m: HH (1) and H (3)
-    const raised = await waitFor(() => hookBodies().find((b) => b.event === 'raised' && b.deviceId === LEVEL_2), 5000);
+    const raised = (await waitFor(() => hookBodies().find((b) => b.event === 'raised' && b.deviceId === LEVEL_2), 5000))!;
     expect(raised).toMatchObject({ priority: 1, link: 'http://agua.test/planta/alarms' });
     expect(raised.title).toBe('Crítica · Nivel muy alto: 4,60 m (92 % de 5,00 m)');
     const request = hook.received.find((r) => JSON.parse(r.raw.toString()).id === raised.id)!;
@@ -94,16 +94,16 @@ describe('notifications', () => {
     // Priority 3 (H) is below the webhook's lowest priority (2): not sent.
     expect(hookBodies().filter((b) => b.deviceId === LEVEL_2 && b.priority === 3)).toHaveLength(0);
 
-    const mails = await waitFor(() => {
+    const mails = (await waitFor(() => {
       const m = mailbox.mails.filter((x) => x.subject?.includes('Nivel muy alto'));
       return m.length >= 2 ? m : null;
-    }, 5000);
+    }, 5000))!;
     const to = mails.map((m) => (Array.isArray(m.to) ? m.to[0] : m.to)?.text).sort();
     expect(to).toEqual(['juan.perez@aguas.example', 'maria.gonzalez@aguas.example']); // the viewer chose no e-mail
     expect(mails[0]!.text).toContain('http://agua.test/planta/alarms');
     expect(mails[0]!.html).toContain('<a href="http://agua.test/planta/alarms">');
 
-    const pushed = await waitFor(() => pushService.received.find((r) => r.path === '/push/op'), 5000);
+    const pushed = (await waitFor(() => pushService.received.find((r) => r.path === '/push/op'), 5000))!;
     expect(pushed.headers['content-encoding']).toBe('aes128gcm');
     expect(String(pushed.headers.authorization)).toMatch(/^vapid t=.+, k=.+/);
     const payload = JSON.parse(push.decrypt(pushed.raw)) as { title: string; alarmId: string; link: string };
@@ -111,7 +111,7 @@ describe('notifications', () => {
     expect(payload.link).toBe('http://agua.test/planta/alarms');
 
     await level(2); // back under every setpoint
-    const normal = await waitFor(() => hookBodies().find((b) => b.event === 'cleared' && b.alarmId === raised.alarmId), 5000);
+    const normal = (await waitFor(() => hookBodies().find((b) => b.event === 'cleared' && b.alarmId === raised.alarmId), 5000))!;
     expect(normal.title).toMatch(/^Normalizada: Crítica · /);
     await waitFor(() => mailbox.mails.filter((m) => m.subject?.startsWith('Normalizada: Crítica')).length === 2, 5000);
 
@@ -125,7 +125,7 @@ describe('notifications', () => {
     const before = hook.received.length;
     const queued = await jsonOf<{ queued: number }>(await s.fetch(`/api/v1/webhooks/${hookId}/test`, { method: 'POST', cookie: admin }));
     expect(queued).toEqual({ status: 202, body: { queued: 1 } });
-    const test = await waitFor(async () => (await deliveries()).find((d) => d.event === 'test' && d.state === 'sent'), 10_000);
+    const test = (await waitFor(async () => (await deliveries()).find((d) => d.event === 'test' && d.state === 'sent'), 10_000))!;
     expect(test.attempts).toBe(3);
     expect(hook.received.length - before).toBe(3);
     const bodies = hook.received.slice(before).map((r) => JSON.parse(r.raw.toString()) as Body);
@@ -171,9 +171,9 @@ describe('notifications', () => {
       const t0 = Date.now();
       for (let i = 0; i < 20; i++) await level(i % 2 ? 4.6 : 4.5);
       expect(Date.now() - t0).toBeLessThan(2000);
+      const clearedBefore = hookBodies().filter((b) => b.event === 'cleared').length;
       await level(2);
-      const raisedNow = hookBodies().filter((b) => b.event === 'cleared').length;
-      await waitFor(() => hookBodies().filter((b) => b.event === 'cleared').length > raisedNow - 1, 5000);
+      await waitFor(() => hookBodies().filter((b) => b.event === 'cleared').length > clearedBefore, 5000);
 
       // Restart while the slow webhook's notifications are unsent.
       await s.close();
