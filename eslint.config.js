@@ -42,4 +42,6 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  // The service worker is a classic script in the worker's global scope.
+  { files: ['apps/web/public/sw.js'], languageOptions: { globals: { ...globals.serviceworker }, sourceType: 'script' } },
 );

@@ -34,6 +34,7 @@ const routes: RouteObject[] = [
               { path: 'devices', ...screen(() => import('./routes/devices')) },
               { path: 'alarms', ...screen(() => import('./routes/alarms')) },
               { path: 'account/password', ...screen(() => import('./routes/change-password')) },
+              { path: 'account/notifications', ...screen(() => import('./routes/my-notifications')) },
               {
                 element: <RequireAdmin />,
                 errorElement: <RouteError />,

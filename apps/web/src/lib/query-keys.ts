@@ -13,4 +13,5 @@ export const queryKeys = {
   audit: ['audit'] as const,
   config: ['config'] as const,
   storage: ['system', 'storage'] as const,
+  myNotifications: ['notifications', 'me'] as const,
 } as const;

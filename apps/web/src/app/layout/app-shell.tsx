@@ -3,6 +3,7 @@ import { can } from '@agua/shared';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { DeviceProvider } from '@/features/devices/components/device-provider';
 import { useLiveConnection } from '@/features/live/hooks/use-live-connection';
+import { OfflineBanner } from '@/features/system/components/offline-banner';
 import { StorageBanner } from '@/features/system/components/storage-banner';
 import { AppHeader } from './app-header';
 import { Sidebar } from './sidebar';
@@ -30,6 +31,7 @@ export function AppShell() {
       <AppHeader showLive={liveEnabled} />
       <DeviceProvider enabled={liveEnabled}>
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
+          <OfflineBanner />
           <StorageBanner enabled={watchesStorage} />
           <Outlet />
         </main>

@@ -1,5 +1,5 @@
 import { NavLink, useNavigate } from 'react-router';
-import { KeyRound, LogOut, Waves } from 'lucide-react';
+import { Bell, KeyRound, LogOut, Waves } from 'lucide-react';
 import { can, PRODUCT_NAME, ROLE_DISPLAY_NAMES } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth/hooks/use-auth';
@@ -73,6 +73,19 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </nav>
 
       <div className="grid gap-1 border-t p-3">
+        <NavLink
+          to="/account/notifications"
+          onClick={onNavigate}
+          className={({ isActive }) =>
+            cn(
+              'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground',
+              isActive && 'text-primary',
+            )
+          }
+        >
+          <Bell aria-hidden="true" className="size-4" />
+          Mis notificaciones
+        </NavLink>
         <NavLink
           to="/account/password"
           onClick={onNavigate}

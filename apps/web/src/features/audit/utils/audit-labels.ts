@@ -29,6 +29,24 @@ export const AUDIT_ACTION_GROUPS = [
     },
   },
   {
+    label: 'Alarmas',
+    actions: {
+      'alarm.rule_updated': 'Regla de alarma modificada',
+      'alarm.acked': 'Alarma reconocida',
+      'alarm.shelved': 'Alarma suspendida',
+      'alarm.unshelved': 'Suspensión levantada',
+    },
+  },
+  {
+    label: 'Notificaciones',
+    actions: {
+      'webhook.created': 'Webhook creado',
+      'webhook.updated': 'Webhook modificado',
+      'webhook.deleted': 'Webhook eliminado',
+      'escalation.updated': 'Escalada modificada',
+    },
+  },
+  {
     label: 'Usuarios',
     actions: {
       'user.created': 'Usuario creado',
