@@ -6,7 +6,7 @@ import { expectLive } from './support/devices';
 import { expectToastBehindModal } from './support/toast-modal';
 
 // A tank of its own: the simulator's readings of a demo tank would clear the alarm under the test.
-// A new id per test: a purged device's alarms stay in the history, where the test counts rows.
+// A new id per test, so no test sees another's device.
 const TANK = { id: '', name: 'Tanque Alarma E2E' };
 
 test.describe('Alarmas', () => {
