@@ -150,15 +150,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   };
 }
 
+/** A URL, or a ConfigError with the message (never the value: it may hold a password). */
+function urlOf(value: string, message: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new ConfigError(message);
+  }
+}
+
 function smtpUrlOf(raw: string | undefined): string | null {
   const value = raw?.trim();
   if (!value) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('SMTP_URL must be a URL such as smtp://user:pass@host:587 (secrets are never logged)');
-  }
+  const url = urlOf(value, 'SMTP_URL must be a URL such as smtp://user:pass@host:587 (secrets are never logged)');
   if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError('SMTP_URL must start with smtp:// or smtps:// and name a host');
   return value;
 }
@@ -166,12 +170,7 @@ function smtpUrlOf(raw: string | undefined): string | null {
 function publicUrlOf(raw: string | undefined): string | null {
   const value = raw?.trim();
   if (!value) return null;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(`PUBLIC_URL must be the address people open the system on, such as https://scada.example/agua/, got "${value}"`);
-  }
+  const url = urlOf(value, `PUBLIC_URL must be the address people open the system on, such as https://scada.example/agua/, got "${value}"`);
   if (!['http:', 'https:'].includes(url.protocol)) throw new ConfigError('PUBLIC_URL must start with http:// or https://');
   url.search = '';
   url.hash = '';

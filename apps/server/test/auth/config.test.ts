@@ -126,6 +126,17 @@ describe('loadConfig', () => {
     expect(err.message).not.toContain('secret');
   });
 
+  it('notifications: PUBLIC_URL as a base URL, SMTP_URL checked without echoing it, VAPID keys in pairs', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://scada.example/agua' }).publicUrl).toBe('https://scada.example/agua/');
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ SMTP_URL: 'smtp://u:p@mail.example:587' }).smtpUrl).toBe('smtp://u:p@mail.example:587');
+    expect(configErrorOf({ PUBLIC_URL: 'ftp://x' }).message).toContain('PUBLIC_URL');
+    const smtp = configErrorOf({ SMTP_URL: 'http://user:secret@mail.example' });
+    expect(smtp.message).toContain('SMTP_URL');
+    expect(smtp.message).not.toContain('secret');
+    expect(configErrorOf({ VAPID_PUBLIC_KEY: 'B'.repeat(87) }).message).toContain('VAPID_PRIVATE_KEY');
+  });
+
   it('names the bad variable even when others are fine', () => {
     const err = configErrorOf({ PORT: '8080', MQTT_PORT: '1883', DEVICE_OFFLINE_AFTER_S: 'x' });
     expect(err.message).toContain('DEVICE_OFFLINE_AFTER_S');

@@ -23,6 +23,21 @@ const toValue = (p: MinPriority) => (p === null ? 'off' : String(p));
 const fromValue = (v: string): MinPriority => (v === 'off' ? null : (Number(v) as 1 | 2 | 3 | 4));
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+/** The lowest priority that reaches me on one channel. */
+function PrioritySelect({ id, label, hint, value, onChange }: { id: string; label: string; hint: string; value: string; onChange: (value: string) => void }) {
+  return (
+    <FormField id={id} label={label} hint={hint}>
+      <NativeSelect {...fieldAria(id, { hint: true })} value={value} onChange={(e) => onChange(e.target.value)}>
+        {LEVELS.map((l) => (
+          <option key={l.value} value={l.value}>
+            {l.label}
+          </option>
+        ))}
+      </NativeSelect>
+    </FormField>
+  );
+}
+
 /** 'Mis notificaciones': which alarms reach me by e-mail and push, and push on this browser. */
 export function MyNotificationsForm({ mine }: { mine: MyNotifications }) {
   const [email, setEmail] = useState(toValue(mine.preferences.email.minPriority));
@@ -62,24 +77,20 @@ export function MyNotificationsForm({ mine }: { mine: MyNotifications }) {
   return (
     <div className="grid gap-6">
       <Card className="grid gap-5 p-5 sm:p-6">
-        <FormField id="notif-email" label="Correo electrónico" hint={mine.channels.email ? `Se envía a ${mine.email ?? 'su correo'}.` : 'El servidor no tiene correo configurado (SMTP_URL).'}>
-          <NativeSelect {...fieldAria('notif-email', { hint: true })} value={email} onChange={(e) => setEmail(e.target.value)}>
-            {LEVELS.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
-        <FormField id="notif-push" label="Notificaciones push" hint={mine.channels.push ? 'En los navegadores y teléfonos donde active el push.' : 'El servidor no tiene PUBLIC_URL: no se envían notificaciones push.'}>
-          <NativeSelect {...fieldAria('notif-push', { hint: true })} value={push} onChange={(e) => setPush(e.target.value)}>
-            {LEVELS.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </FormField>
+        <PrioritySelect
+          id="notif-email"
+          label="Correo electrónico"
+          hint={mine.channels.email ? `Se envía a ${mine.email ?? 'su correo'}.` : 'El servidor no tiene correo configurado (SMTP_URL).'}
+          value={email}
+          onChange={setEmail}
+        />
+        <PrioritySelect
+          id="notif-push"
+          label="Notificaciones push"
+          hint={mine.channels.push ? 'En los navegadores y teléfonos donde active el push.' : 'El servidor no tiene PUBLIC_URL: no se envían notificaciones push.'}
+          value={push}
+          onChange={setPush}
+        />
         <div>
           <Button onClick={onSave} disabled={save.isPending}>
             {save.isPending ? 'Guardando...' : 'Guardar'}
