@@ -264,7 +264,7 @@ describe('gate travel timeout', () => {
     try {
       const secondAdmin = await second.login('admin');
       expect((await getDevice(second, secondAdmin, 'gate_restart')).config.state).toBe('abriendo');
-      await waitFor(async () => (await getDevice(second, secondAdmin, 'gate_restart')).config.state === 'falla', 4000, 100);
+      await waitFor(async () => (await getDevice(second, secondAdmin, 'gate_restart')).config.state === 'falla', 10_000, 100); // 2 s of travel, with room for a loaded machine's restart
     } finally {
       await second.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
