@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import WebSocket from 'ws';
-import { ADMIN, VIEWER, readingJson, registerDevices, signIn, type BenchDevice } from './ingest/devices';
+import { ADMIN, VIEWER, api, postReading as post, registerDevices, signIn, type BenchDevice } from './ingest/devices';
 import { runHttpLoad } from './ingest/http-load';
 import { disposeServer, startAguaServer, type RunningServer } from './ingest/server-process';
 import { fmtInt, median, percentiles } from './ingest/stats';
@@ -35,24 +35,14 @@ const say = (s: string) => console.log(s);
 /** The paced and flood readings come from one address over many connections (the default cap is 128). */
 const MANY_CONNECTIONS = { MAX_CONNECTIONS_PER_ADDRESS: '0' };
 
-async function api<T>(srv: RunningServer, cookie: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${srv.httpUrl}/api/v1${path}`, {
-    method,
-    headers: { cookie, origin: srv.httpUrl, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
 /** Turns every rule of the devices on (their defaults) or off. */
 async function setRules(srv: RunningServer, admin: string, devices: BenchDevice[], enabled: boolean, defaults: Map<string, boolean>): Promise<void> {
   for (const d of devices) {
-    const rules = await api<Array<{ id: string; enabled: boolean }>>(srv, admin, 'GET', `/devices/${d.id}/alarm-rules`);
+    const rules = await api<Array<{ id: string; enabled: boolean }>>(srv.httpUrl, admin, 'GET', `/devices/${d.id}/alarm-rules`);
     for (const r of rules) {
       if (!defaults.has(r.id)) defaults.set(r.id, r.enabled);
       const want = enabled && defaults.get(r.id)!;
-      if (r.enabled !== want) await api(srv, admin, 'PUT', `/devices/${d.id}/alarm-rules/${r.id}`, { enabled: want });
+      if (r.enabled !== want) await api(srv.httpUrl, admin, 'PUT', `/devices/${d.id}/alarm-rules/${r.id}`, { enabled: want });
     }
   }
 }
@@ -115,13 +105,6 @@ async function openSockets(
     sockets.push(ws);
   }
   return sockets;
-}
-
-async function post(srv: RunningServer, d: BenchDevice, value: number): Promise<{ status: number; ms: number }> {
-  const t0 = performance.now();
-  const res = await fetch(`${srv.httpUrl}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': d.key }, body: readingJson(d, value, Date.now()) });
-  await res.arrayBuffer();
-  return { status: res.status, ms: performance.now() - t0 };
 }
 
 /** Figure 2: setpoint crossings at 1,000 readings/s → alarm.updated on 100 sockets. */

@@ -94,3 +94,22 @@ export function batchJson(d: BenchDevice, n: number, nowMs: number): string {
     .map((r) => messageJson(d, r))
     .join(',')}]`;
 }
+
+/** A call of the web API with a session cookie; throws on anything but 2xx. */
+export async function api<T>(baseUrl: string, cookie: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { cookie, origin: baseUrl, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** One reading over HTTP, timed from send to answer. */
+export async function postReading(srv: { httpUrl: string }, d: BenchDevice, value: number): Promise<{ status: number; ms: number }> {
+  const t0 = performance.now();
+  const res = await fetch(`${srv.httpUrl}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': d.key }, body: readingJson(d, value, Date.now()) });
+  await res.arrayBuffer();
+  return { status: res.status, ms: performance.now() - t0 };
+}

@@ -1,89 +1,14 @@
 // PROTOCOL.md "HTTP": 202 only once every accepted reading is durably stored. The server runs as
 // a real child process and is killed with SIGKILL right after the last 202; everything answered
 // must be there after a restart on the same DATA_DIR.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
-import { LEVEL_1, LEVEL_2, levelMsg, sleep } from '../helpers/protocol';
-import { freePort } from '../helpers/net';
-
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-
-interface Child {
-  proc: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-async function spawnServer(dataDir: string): Promise<Child> {
-  const port = await freePort();
-  let out = '';
-  // Its own process group, so that SIGKILL reaches npx, tsx and the node process that serves.
-  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      MQTT_PORT: '0',
-      SIMULATE: 'false',
-      DEMO: 'true',
-      WEB_DIST_DIR: '',
-      LOG_LEVEL: 'warn',
-      DEVICE_RATE_LIMIT: '0',
-    },
-  });
-  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 45_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.status === 200) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${out}`);
-    await sleep(100);
-  }
-  return { proc, url, output: () => out, exited };
-}
-
-function killGroup(child: Child, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-child.proc.pid!, signal);
-  } catch {
-    // already gone
-  }
-}
-
-/** Waits until no process of the child's group is left (npx, tsx and the server itself). */
-async function groupGone(child: Child, timeoutMs = 20_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      process.kill(-child.proc.pid!, 0);
-    } catch {
-      return true;
-    }
-    if (Date.now() > deadline) return false;
-    await sleep(50);
-  }
-}
+import { LEVEL_1, LEVEL_2, levelMsg } from '../helpers/protocol';
+import { groupGone, killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
 
 function post(url: string, body: unknown): Promise<Response> {
   const deviceId = (Array.isArray(body) ? body[0] : body).deviceId as string;
@@ -98,13 +23,7 @@ describe('durability: 202 means committed', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-durability-'));
   const children: Child[] = [];
   afterAll(async () => {
-    for (const c of children) {
-      if (c.proc.exitCode === null && c.proc.signalCode === null) {
-        killGroup(c, 'SIGKILL');
-        await c.exited;
-      }
-      if (!(await groupGone(c, 5000))) killGroup(c, 'SIGKILL');
-    }
+    await killAll(children);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -1,0 +1,91 @@
+// The real server as a child process (npx tsx apps/server/src/server.ts), for tests that kill it
+// with SIGKILL: its own process group, so the signal reaches npx, tsx and the node that serves.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from './net';
+import { sleep } from './protocol';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+export interface Child {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the server on DATA_DIR (demo data, no simulator) and waits until it is healthy. */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
+  const port = await freePort();
+  let out = '';
+  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      MQTT_PORT: '0',
+      SIMULATE: 'false',
+      DEMO: 'true',
+      WEB_DIST_DIR: '',
+      LOG_LEVEL: 'warn',
+      DEVICE_RATE_LIMIT: '0',
+      ...env,
+    },
+  });
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited early (${proc.exitCode}):\n${out}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${out}`);
+    await sleep(100);
+  }
+  return { proc, url, output: () => out, exited };
+}
+
+export function killGroup(child: Child, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.proc.pid!, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Waits until no process of the child's group is left (npx, tsx and the server itself). */
+export async function groupGone(child: Child, timeoutMs = 20_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-child.proc.pid!, 0);
+    } catch {
+      return true;
+    }
+    if (Date.now() > deadline) return false;
+    await sleep(50);
+  }
+}
+
+/** Kills every child still running (afterAll). */
+export async function killAll(children: Child[]): Promise<void> {
+  for (const c of children) {
+    if (c.proc.exitCode === null && c.proc.signalCode === null) {
+      killGroup(c, 'SIGKILL');
+      await c.exited;
+    }
+    if (!(await groupGone(c, 5000))) killGroup(c, 'SIGKILL');
+  }
+}
