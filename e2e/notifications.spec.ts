@@ -1,3 +1,4 @@
+import { pushKeys, startReceiver } from '../apps/server/test/helpers/receivers';
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
 
@@ -30,5 +31,51 @@ test.describe('Notificaciones', () => {
     // Back to the defaults for the other tests.
     const res = await page.request.put('/api/v1/notifications/me', { data: { email: { minPriority: 2 }, push: { minPriority: 2 } } });
     expect(res.status()).toBe(200);
+  });
+
+  test('push en este navegador: se activa y la prueba llega cifrada al servicio push', async ({ page }) => {
+    // Headless Chromium cannot reach a real push service: the browser's PushManager is replaced by
+    // one that hands out a subscription to a local endpoint of this test; everything after it —
+    // the page, the server, VAPID, RFC 8291 encryption — is real, and the endpoint decrypts.
+    const service = await startReceiver();
+    const keys = pushKeys();
+    try {
+      await page.addInitScript(
+        ({ endpoint, p256dh, auth }) => {
+          let current: unknown = null;
+          const subscription = {
+            endpoint,
+            expirationTime: null,
+            options: {},
+            getKey: () => null,
+            toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
+            unsubscribe: async () => {
+              current = null;
+              return true;
+            },
+          };
+          PushManager.prototype.subscribe = async () => (current = subscription) as PushSubscription;
+          PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+          Notification.requestPermission = async () => 'granted';
+        },
+        { endpoint: `${service.url}/push/e2e`, ...keys.keys },
+      );
+      await signIn(page, 'operator');
+      await page.goto('/account/notifications');
+      await page.getByRole('button', { name: 'Activar push aquí' }).click();
+      await expect(page.getByText('Push activado en este navegador')).toBeVisible();
+      await expect(page.getByText('Navegadores con push: 1.')).toBeVisible();
+      await page.getByRole('button', { name: 'Enviar prueba' }).click();
+      await expect(page.getByText('Prueba enviada')).toBeVisible();
+      await expect.poll(() => service.received.length, { timeout: 10_000 }).toBe(1);
+      const message = JSON.parse(keys.decrypt(service.received[0]!.raw)) as { title: string; link: string };
+      expect(message.title).toBe('Prueba de notificación · Panel de Control de Agua');
+      await page.getByRole('button', { name: 'Desactivar push aquí' }).click();
+      await expect(page.getByText('Push desactivado en este navegador')).toBeVisible();
+      const mine = await (await page.request.get('/api/v1/notifications/me')).json();
+      expect(mine.pushSubscriptions).toBe(0);
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -11,6 +11,9 @@ describe('background jobs', () => {
     expect(s.app.jobs.names()).toEqual([
       'commands',
       'alarm engine',
+      'notification sender',
+      'notification escalation',
+      'notification recipients',
       'command lifecycle (timeouts, re-delivery)',
       'device offline sweep',
       'lastSeen flush',

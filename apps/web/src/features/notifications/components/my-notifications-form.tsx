@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { BellRing, Send } from 'lucide-react';
 import { ALARM_PRIORITY_LABELS, type MyNotifications, type NotificationPreferences } from '@agua/shared';
 import { Button } from '@/components/ui/button';
@@ -6,6 +7,7 @@ import { Card } from '@/components/ui/card';
 import { FormField, fieldAria } from '@/components/ui/form-field';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/components/ui/use-toast';
+import { queryKeys } from '@/lib/query-keys';
 import { useSavePreferences, useTestPush } from '../api/my-notifications';
 import { currentSubscription, pushSupported, turnPushOff, turnPushOn } from '../api/push-subscription';
 
@@ -46,6 +48,7 @@ export function MyNotificationsForm({ mine }: { mine: MyNotifications }) {
   const [busy, setBusy] = useState(false);
   const save = useSavePreferences();
   const testPush = useTestPush();
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     void currentSubscription().then((s) => setHere(s !== null), () => setHere(false));
@@ -63,8 +66,12 @@ export function MyNotificationsForm({ mine }: { mine: MyNotifications }) {
   const togglePush = async () => {
     setBusy(true);
     try {
-      if (here) await turnPushOff();
-      else await turnPushOn(mine.vapidPublicKey);
+      if (here) {
+        await turnPushOff();
+        await queryClient.invalidateQueries({ queryKey: queryKeys.myNotifications });
+      } else {
+        queryClient.setQueryData(queryKeys.myNotifications, await turnPushOn(mine.vapidPublicKey));
+      }
       setHere(!here);
       toast({ title: here ? 'Push desactivado en este navegador' : 'Push activado en este navegador', variant: 'success' });
     } catch (err) {
