@@ -1,6 +1,7 @@
 import { pushKeys, startReceiver } from '../apps/server/test/helpers/receivers';
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
+import { expectToast } from './support/toast';
 
 test.describe('Notificaciones', () => {
   test('la app es instalable: manifiesto válido y service worker registrado, sin errores de instalabilidad', async ({ page }) => {
@@ -24,7 +25,7 @@ test.describe('Notificaciones', () => {
     await email.selectOption({ label: 'Solo Crítica' });
     await page.getByLabel('Notificaciones push').selectOption({ label: 'Desactivado' });
     await page.getByRole('button', { name: 'Guardar' }).click();
-    await expect(page.getByText('Preferencias guardadas')).toBeVisible();
+    await expectToast(page, 'Preferencias guardadas');
     await page.reload();
     await expect(page.getByLabel('Correo electrónico')).toHaveValue('1');
     await expect(page.getByLabel('Notificaciones push')).toHaveValue('off');
@@ -63,15 +64,15 @@ test.describe('Notificaciones', () => {
       await signIn(page, 'operator');
       await page.goto('/account/notifications');
       await page.getByRole('button', { name: 'Activar push aquí' }).click();
-      await expect(page.getByText('Push activado en este navegador')).toBeVisible();
+      await expectToast(page, 'Push activado en este navegador');
       await expect(page.getByText('Navegadores con push: 1.')).toBeVisible();
       await page.getByRole('button', { name: 'Enviar prueba' }).click();
-      await expect(page.getByText('Prueba enviada')).toBeVisible();
+      await expectToast(page, 'Prueba enviada');
       await expect.poll(() => service.received.length, { timeout: 10_000 }).toBe(1);
       const message = JSON.parse(keys.decrypt(service.received[0]!.raw)) as { title: string; link: string };
       expect(message.title).toBe('Prueba de notificación · Panel de Control de Agua');
       await page.getByRole('button', { name: 'Desactivar push aquí' }).click();
-      await expect(page.getByText('Push desactivado en este navegador')).toBeVisible();
+      await expectToast(page, 'Push desactivado en este navegador');
       const mine = await (await page.request.get('/api/v1/notifications/me')).json();
       expect(mine.pushSubscriptions).toBe(0);
     } finally {
