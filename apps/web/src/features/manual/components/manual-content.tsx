@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, ShieldCheck, UserPlus } from 'lucide-react';
+import { BellRing, Cpu, Megaphone, ShieldCheck, UserPlus } from 'lucide-react';
 import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { CodeBlock } from './code-block';
@@ -132,6 +132,36 @@ export function ManualContent() {
           <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. Con{' '}
           <strong>Sonido de alarmas</strong> activado (se recuerda en cada navegador), una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
           {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
+        </p>
+      </Section>
+
+      <Section id="manual-notificaciones" icon={Megaphone} title="Notificaciones">
+        <p>
+          Las alarmas avisan también fuera de la pantalla: por <strong>correo</strong>, por <strong>webhook</strong> (Slack, Telegram u
+          otro sistema) y con <strong>notificaciones push</strong> en navegadores y teléfonos. El servidor necesita{' '}
+          <code>PUBLIC_URL</code> (la dirección con la que se abre el sistema, para los enlaces) y, para el correo, <code>SMTP_URL</code>{' '}
+          y <code>SMTP_FROM</code>.
+        </p>
+        <ul>
+          <li>
+            Cada persona elige en <strong>Mis notificaciones</strong> qué prioridades le llegan por correo y por push (por defecto{' '}
+            {ALARM_PRIORITY_LABELS[1]} y {ALARM_PRIORITY_LABELS[2]}) y activa el push en cada navegador; la app se puede instalar en el
+            teléfono desde el menú del navegador.
+          </li>
+          <li>
+            En <strong>Notificaciones</strong> el administrador da de alta webhooks (el secreto de firma se muestra una sola vez),
+            define la escalada (a quién avisar si una alarma sigue sin reconocer tras unos minutos, y cada cuánto repetir) y consulta el
+            registro de envíos, con los intentos y el último error de cada uno.
+          </li>
+          <li>
+            Quien recibió una alarma recibe también su <strong>Normalizada</strong>. Un envío que falla se reintenta durante 24 horas;
+            nada se pierde si el servidor se reinicia.
+          </li>
+        </ul>
+        <p>
+          Cada webhook lleva la cabecera <code>X-Agua-Signature: sha256=…</code>, el HMAC-SHA256 del cuerpo con el secreto: el receptor
+          la calcula y compara antes de fiarse del aviso. <code>X-Agua-Delivery</code> identifica cada envío (un reintento repite el
+          mismo).
         </p>
       </Section>
 
