@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { DELIVERY_RETRY, retryDelayMs } from '@agua/shared';
+import { DELIVERY_RETRY, NOTIFICATION_CHANNELS, retryDelayMs, type NotificationChannel } from '@agua/shared';
 import { PermanentDeliveryError, type Message } from './channels/channel';
 import { SubscriptionGoneError } from './channels/push-channel';
 import type { DeliveryRecord, NotificationsRepository } from './notifications.repository';
@@ -16,27 +16,42 @@ export interface OutboxStore {
 export type Deliver = (delivery: DeliveryRecord, message: Message) => Promise<void>;
 
 export interface SenderOptions {
-  /** Attempts under way at once: a receiver that never answers holds one slot, not the others. */
+  /** Attempts under way at once per channel: a receiver that never answers holds one slot, and a slow channel never delays another. */
   concurrency: number;
   pollMs: number;
   /** A subscription the push service says is over is forgotten. */
   forgetSubscription: (id: string) => Promise<void>;
 }
 
+/** Rows claimed per channel and query: one write claims many. */
+const CLAIM_BATCH = 200;
+/** Outcomes are settled together, at most this long after the first of them. */
+const SETTLE_EVERY_MS = 50;
+
+/** One channel's queue: claimed rows waiting for a slot, and the attempts under way. */
+interface Lane {
+  queue: DeliveryRecord[];
+  inFlight: number;
+  /** Claimed and not yet settled (queued or under way): never claimed twice. */
+  held: Set<string>;
+}
+
 /**
- * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"): due notifications are
- * claimed (their attempt counted, and due again after the backoff should the attempt never end),
- * sent with a time limit, and settled: sent, to retry after 1 s, 2 s, 4 s … 15 min, or given up
- * after 24 h or a refusal no retry can fix. Runs beside ingest and the alarm engine, never in
- * their way: they only write rows; this reads them. A crash during an attempt means it is made
- * again after its backoff, with the same delivery id (X-Agua-Delivery, Message-ID).
+ * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"). Per channel, due
+ * notifications are claimed in batches (their attempt counted, and due again after the backoff
+ * should the attempt never end), sent with a time limit, and settled in batches: sent, to retry
+ * after 1 s, 2 s, 4 s … 15 min, or given up after 24 h or a refusal no retry can fix. Claims and
+ * settlements are a few writes a second, whatever the flood, so ingest keeps the writer; a slow
+ * SMTP server never delays a webhook. A crash during an attempt means it is made again after its
+ * backoff, with the same delivery id (X-Agua-Delivery, Message-ID).
  */
 export class NotificationSender {
-  private readonly inFlight = new Set<string>();
+  private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, { queue: [], inFlight: 0, held: new Set<string>() }]));
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private again = false;
   private outcomes: DeliveryOutcome[] = [];
+  private settleTimer: NodeJS.Timeout | undefined;
   private settling: Promise<void> = Promise.resolve();
   private stopped = true;
 
@@ -58,7 +73,7 @@ export class NotificationSender {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await this.flush();
+    await this.settleNow();
   }
 
   /** Looks for due notifications now (new ones were written). */
@@ -80,20 +95,35 @@ export class NotificationSender {
       });
   }
 
+  /** Claims a batch for every channel whose queue runs low, in one write. */
   private async poll(): Promise<void> {
-    const free = this.opts.concurrency - this.inFlight.size;
-    if (free <= 0) return;
     const now = Date.now();
-    const due = (await this.repo.due(now, free + this.inFlight.size)).filter((d) => !this.inFlight.has(d.id)).slice(0, free);
-    if (due.length === 0) return;
-    for (const d of due) this.inFlight.add(d.id);
-    try {
-      await this.store.claimOutbox(due.map((d) => ({ id: d.id, retryAtMs: now + retryDelayMs(d.attempts + 1) })));
-    } catch (err) {
-      for (const d of due) this.inFlight.delete(d.id);
-      throw err;
+    const claimed: Array<{ lane: Lane; rows: DeliveryRecord[] }> = [];
+    for (const [channel, lane] of this.lanes) {
+      if (lane.queue.length >= this.opts.concurrency) continue;
+      const rows = (await this.repo.due(channel, now, CLAIM_BATCH)).filter((d) => !lane.held.has(d.id));
+      if (rows.length > 0) claimed.push({ lane, rows });
     }
-    for (const d of due) void this.attempt(d, now);
+    if (claimed.length === 0) return;
+    const claims = claimed.flatMap(({ rows }) => rows.map((d) => ({ id: d.id, retryAtMs: now + retryDelayMs(d.attempts + 1) })));
+    await this.store.claimOutbox(claims);
+    for (const { lane, rows } of claimed) {
+      for (const d of rows) lane.held.add(d.id);
+      lane.queue.push(...rows);
+      this.pump(lane, now);
+    }
+  }
+
+  private pump(lane: Lane, claimedAtMs: number): void {
+    while (!this.stopped && lane.inFlight < this.opts.concurrency && lane.queue.length > 0) {
+      const d = lane.queue.shift()!;
+      lane.inFlight++;
+      void this.attempt(d, claimedAtMs).finally(() => {
+        lane.inFlight--;
+        this.pump(lane, Date.now());
+        if (lane.queue.length < this.opts.concurrency) this.kick();
+      });
+    }
   }
 
   private async attempt(d: DeliveryRecord, claimedAtMs: number): Promise<void> {
@@ -104,25 +134,28 @@ export class NotificationSender {
     } catch (err) {
       const error = describe(err);
       const over = err instanceof PermanentDeliveryError || Date.now() - d.createdAtMs >= DELIVERY_RETRY.giveUpAfterMs;
-      outcome = { id: d.id, ok: false, error, retryAtMs: over ? null : claimedAtMs + retryDelayMs(d.attempts + 1) };
+      outcome = { id: d.id, ok: false, error, retryAtMs: over ? null : Math.max(Date.now(), claimedAtMs) + retryDelayMs(d.attempts + 1) };
       if (err instanceof SubscriptionGoneError && d.target) await this.opts.forgetSubscription(d.target).catch(() => undefined);
       this.log.warn({ delivery: d.id, channel: d.channel, attempts: d.attempts + 1, error, givenUp: over }, 'a notification attempt failed');
     }
     this.outcomes.push(outcome);
-    await this.flush();
-    this.inFlight.delete(d.id);
-    this.kick();
+    this.settleTimer ??= setTimeout(() => void this.settleNow(), SETTLE_EVERY_MS);
   }
 
-  /** Settles the outcomes gathered so far in one write. */
-  private flush(): Promise<void> {
+  /** Settles the outcomes gathered so far in one write; then they may be claimed again. */
+  private settleNow(): Promise<void> {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = undefined;
     this.settling = this.settling.then(async () => {
       const outcomes = this.outcomes.splice(0);
       if (outcomes.length === 0) return;
-      await this.store.settleOutbox(outcomes).catch((err: unknown) => {
+      try {
+        await this.store.settleOutbox(outcomes);
+      } catch (err) {
         // Unsettled attempts stay claimed: they are made again after their backoff.
         this.log.error({ err, outcomes: outcomes.length }, 'storing notification outcomes failed');
-      });
+      }
+      for (const lane of this.lanes.values()) for (const o of outcomes) lane.held.delete(o.id);
     });
     return this.settling;
   }

@@ -152,12 +152,13 @@ export class NotificationsRepository {
     await this.db.insertInto('settings').values({ key: ESCALATION_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   }
 
-  /** Pending notifications due by `nowMs`, oldest first. */
-  async due(nowMs: number, limit: number): Promise<DeliveryRecord[]> {
+  /** Pending notifications of a channel due by `nowMs`, oldest first. */
+  async due(channel: NotificationChannel, nowMs: number, limit: number): Promise<DeliveryRecord[]> {
     const rows = await this.db
       .selectFrom('notification_outbox')
       .selectAll()
       .where('state', '=', 'pending')
+      .where('channel', '=', channel)
       .where('next_attempt_ms', '<=', nowMs)
       .orderBy('next_attempt_ms')
       .limit(limit)

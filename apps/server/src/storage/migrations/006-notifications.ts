@@ -58,7 +58,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
     .addColumn('sent_at_ms', 'bigint')
     .execute();
-  await sql`CREATE INDEX notification_outbox_due ON notification_outbox (next_attempt_ms) WHERE state = 'pending'`.execute(db);
+  await sql`CREATE INDEX notification_outbox_due ON notification_outbox (channel, next_attempt_ms) WHERE state = 'pending'`.execute(db);
   await db.schema.createIndex('notification_outbox_created').on('notification_outbox').columns(['created_at_ms', 'id']).execute();
   await db.schema.createIndex('notification_outbox_alarm').on('notification_outbox').column('alarm_id').execute();
 }

@@ -21,8 +21,10 @@ export class EmailChannel {
     private readonly from: string,
   ) {
     const url = new URL(smtpUrl);
-    for (const [name, ms] of [['connectionTimeout', ATTEMPT_TIMEOUT_MS], ['greetingTimeout', ATTEMPT_TIMEOUT_MS], ['socketTimeout', ATTEMPT_TIMEOUT_MS]] as const) {
-      if (!url.searchParams.has(name)) url.searchParams.set(name, String(ms));
+    // A pool of a few connections: a flood of alarms is not a TCP and SMTP handshake per e-mail.
+    const defaults = { connectionTimeout: ATTEMPT_TIMEOUT_MS, greetingTimeout: ATTEMPT_TIMEOUT_MS, socketTimeout: ATTEMPT_TIMEOUT_MS, pool: true, maxConnections: 4 };
+    for (const [name, value] of Object.entries(defaults)) {
+      if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
     }
     this.transport = nodemailer.createTransport(url.toString());
   }
