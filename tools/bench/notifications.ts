@@ -68,6 +68,8 @@ async function startMailbox() {
       stream.resume();
     },
   });
+  // A client that goes away mid-session (a server stopped or killed) is not this server's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, mails: () => mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

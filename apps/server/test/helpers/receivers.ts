@@ -28,6 +28,8 @@ export async function startMailbox(): Promise<Mailbox> {
         .catch(callback);
     },
   });
+  // A client that goes away mid-session (a server stopped or killed) is not this server's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise((resolve) => server.close(() => resolve())) };

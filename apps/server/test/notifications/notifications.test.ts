@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery, MyNotifications, Webhook } from '@agua/shared';
 import { expectApiError, jsonOf } from '../helpers/api';
-import { GATE_2, LEVEL_2, levelMsg, postTelemetry, waitFor } from '../helpers/protocol';
+import { GATE_2, LEVEL_1, LEVEL_2, levelMsg, postTelemetry, waitFor } from '../helpers/protocol';
 import { pushKeys, startMailbox, startReceiver, type HttpReceiver, type Mailbox } from '../helpers/receivers';
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
 
@@ -136,6 +136,27 @@ describe('notifications', () => {
     expect(new Set(bodies.map((b) => b.id))).toEqual(new Set([test.id])); // one delivery id on every attempt
   });
 
+  it('e-mails waiting for the same person at once go as one digest (an alarm flood is not a flood of e-mails)', async () => {
+    const cookie = operator;
+    expect((await s.fetch('/api/v1/notifications/me', { method: 'PUT', cookie, json: { email: { minPriority: 4 }, push: { minPriority: null } } })).status).toBe(200);
+    try {
+      const before = mailbox.mails.length;
+      // 95 % of esp32_nivel_01's 10 m: HH (Crítica) and H (Media) in one batch.
+      const res = await postTelemetry(s, levelMsg(LEVEL_1, 9.5, { ts: Date.now() }));
+      expect(res.status).toBe(202);
+      const digest = (await waitFor(() => mailbox.mails.slice(before).find((m) => m.subject?.startsWith('2 avisos de alarma')), 5000))!;
+      expect((Array.isArray(digest.to) ? digest.to[0] : digest.to)?.text).toBe('juan.perez@aguas.example');
+      expect(digest.text).toContain('Crítica · Nivel muy alto: 9,50 m');
+      expect(digest.text).toContain('Media · Nivel alto: 9,50 m');
+      expect(String(digest.headers.get('x-agua-delivery')).split(' ')).toHaveLength(2);
+      // Each of the two notifications is its own row in the log, both sent by that one message.
+      const rows = (await deliveries()).filter((d) => d.channel === 'email' && d.recipient.label === 'operator' && d.title.includes('9,50 m'));
+      expect(rows).toHaveLength(2);
+    } finally {
+      await s.fetch('/api/v1/notifications/me', { method: 'PUT', cookie, json: { email: { minPriority: 2 }, push: { minPriority: 2 } } });
+    }
+  });
+
   it('escalation: an alarm still unack after N minutes goes to the policy\'s targets, once per round', async () => {
     const esc = await startReceiver();
     try {
@@ -152,10 +173,10 @@ describe('notifications', () => {
       expect(offline.state).toBe('unack');
       const service = s.app.ctx.notifications.service;
       const at = (min: number) => offline.raisedAtMs + min * 60_000;
-      expect(await service.escalate(s.app.ctx.alarmEngine.open(), at(9))).toBe(0);
-      expect(await service.escalate(s.app.ctx.alarmEngine.open(), at(11))).toBe(1);
-      expect(await service.escalate(s.app.ctx.alarmEngine.open(), at(12))).toBe(0); // same round
-      expect(await service.escalate(s.app.ctx.alarmEngine.open(), at(16))).toBe(1); // the first repeat
+      expect(await service.escalate([offline], at(9))).toBe(0);
+      expect(await service.escalate([offline], at(11))).toBe(1);
+      expect(await service.escalate([offline], at(12))).toBe(0); // same round
+      expect(await service.escalate([offline], at(16))).toBe(1); // the first repeat
       await waitFor(() => esc.received.length === 2, 5000);
       const titles = esc.received.map((r) => (JSON.parse(r.raw.toString()) as Body).title);
       expect(titles).toEqual(['Sin reconocer: Alta · Equipo sin señal', 'Sin reconocer: Alta · Equipo sin señal']);

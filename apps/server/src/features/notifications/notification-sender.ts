@@ -12,8 +12,8 @@ export interface OutboxStore {
   settleOutbox(outcomes: DeliveryOutcome[]): Promise<void>;
 }
 
-/** Sends one notification on its channel; throws to fail the attempt. */
-export type Deliver = (delivery: DeliveryRecord, message: Message) => Promise<void>;
+/** Sends notifications of one channel and recipient — one, or an e-mail digest of several; throws to fail the attempt. */
+export type Deliver = (deliveries: DeliveryRecord[], messages: Message[]) => Promise<void>;
 
 export interface SenderOptions {
   /** Attempts under way at once per channel: a receiver that never answers holds one slot, and a slow channel never delays another. */
@@ -27,6 +27,8 @@ export interface SenderOptions {
 const CLAIM_BATCH = 200;
 /** Outcomes are settled together, at most this long after the first of them. */
 const SETTLE_EVERY_MS = 50;
+/** E-mails waiting for the same person go as one message, up to this many. */
+const DIGEST_MAX = 50;
 
 /** One channel's queue: claimed rows waiting for a slot, and the attempts under way. */
 interface Lane {
@@ -39,7 +41,8 @@ interface Lane {
 /**
  * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"). Per channel, due
  * notifications are claimed in batches (their attempt counted, and due again after the backoff
- * should the attempt never end), sent with a time limit, and settled in batches: sent, to retry
+ * should the attempt never end), sent with a time limit — e-mails waiting for the same person as
+ * one digest, so a flood is a few messages, not hundreds — and settled in batches: sent, to retry
  * after 1 s, 2 s, 4 s … 15 min, or given up after 24 h or a refusal no retry can fix. Claims and
  * settlements are a few writes a second, whatever the flood, so ingest keeps the writer; a slow
  * SMTP server never delays a webhook. A crash during an attempt means it is made again after its
@@ -116,9 +119,9 @@ export class NotificationSender {
 
   private pump(lane: Lane, claimedAtMs: number): void {
     while (!this.stopped && lane.inFlight < this.opts.concurrency && lane.queue.length > 0) {
-      const d = lane.queue.shift()!;
+      const group = takeGroup(lane.queue);
       lane.inFlight++;
-      void this.attempt(d, claimedAtMs).finally(() => {
+      void this.attempt(group, claimedAtMs).finally(() => {
         lane.inFlight--;
         this.pump(lane, Date.now());
         if (lane.queue.length < this.opts.concurrency) this.kick();
@@ -126,19 +129,24 @@ export class NotificationSender {
     }
   }
 
-  private async attempt(d: DeliveryRecord, claimedAtMs: number): Promise<void> {
-    let outcome: DeliveryOutcome;
+  /** One attempt for a group (one notification, or an e-mail digest); every row gets its outcome. */
+  private async attempt(group: DeliveryRecord[], claimedAtMs: number): Promise<void> {
     try {
-      await this.deliver(d, { deliveryId: d.id, content: d.content });
-      outcome = { id: d.id, ok: true, atMs: Date.now() };
+      await this.deliver(
+        group,
+        group.map((d) => ({ deliveryId: d.id, content: d.content })),
+      );
+      const atMs = Date.now();
+      for (const d of group) this.outcomes.push({ id: d.id, ok: true, atMs });
     } catch (err) {
       const error = describe(err);
-      const over = err instanceof PermanentDeliveryError || Date.now() - d.createdAtMs >= DELIVERY_RETRY.giveUpAfterMs;
-      outcome = { id: d.id, ok: false, error, retryAtMs: over ? null : Math.max(Date.now(), claimedAtMs) + retryDelayMs(d.attempts + 1) };
-      if (err instanceof SubscriptionGoneError && d.target) await this.opts.forgetSubscription(d.target).catch(() => undefined);
-      this.log.warn({ delivery: d.id, channel: d.channel, attempts: d.attempts + 1, error, givenUp: over }, 'a notification attempt failed');
+      for (const d of group) {
+        const over = err instanceof PermanentDeliveryError || Date.now() - d.createdAtMs >= DELIVERY_RETRY.giveUpAfterMs;
+        this.outcomes.push({ id: d.id, ok: false, error, retryAtMs: over ? null : Math.max(Date.now(), claimedAtMs) + retryDelayMs(d.attempts + 1) });
+        if (err instanceof SubscriptionGoneError && d.target) await this.opts.forgetSubscription(d.target).catch(() => undefined);
+      }
+      this.log.warn({ deliveries: group.map((d) => d.id), channel: group[0]!.channel, attempts: group[0]!.attempts + 1, error }, 'a notification attempt failed');
     }
-    this.outcomes.push(outcome);
     this.settleTimer ??= setTimeout(() => void this.settleNow(), SETTLE_EVERY_MS);
   }
 
@@ -159,6 +167,18 @@ export class NotificationSender {
     });
     return this.settling;
   }
+}
+
+/** The next notification, with — for e-mail — every other one queued for the same person. */
+function takeGroup(queue: DeliveryRecord[]): DeliveryRecord[] {
+  const first = queue.shift()!;
+  if (first.channel !== 'email') return [first];
+  const group = [first];
+  for (let i = 0; i < queue.length && group.length < DIGEST_MAX; ) {
+    if (queue[i]!.recipientId === first.recipientId) group.push(...queue.splice(i, 1));
+    else i++;
+  }
+  return group;
 }
 
 function describe(err: unknown): string {

@@ -55,15 +55,15 @@ export async function createNotifications(d: Deps): Promise<Notifications> {
   const vapid = config.vapidKeys ?? (JSON.parse(await d.settings.getOrCreate('vapid_keys', () => JSON.stringify(generateVapidKeys()))) as VapidKeys);
   const email = config.smtpUrl ? new EmailChannel(config.smtpUrl, config.smtpFrom) : null;
   const push = new PushChannel(vapid, vapidSubject(config));
-  const deliver: Deliver = async (delivery, message) => {
-    switch (delivery.channel) {
+  const deliver: Deliver = async ([delivery], messages) => {
+    switch (delivery!.channel) {
       case 'email':
         if (!email) throw new PermanentDeliveryError('el servidor no tiene SMTP_URL');
-        return email.send(directory.user(delivery.recipientId), message);
+        return email.send(directory.user(delivery!.recipientId), messages);
       case 'webhook':
-        return sendWebhook(directory.webhook(delivery.recipientId), message);
+        return sendWebhook(directory.webhook(delivery!.recipientId), messages[0]!);
       case 'push':
-        return push.send(delivery.target ? directory.subscription(delivery.target) : undefined, message);
+        return push.send(delivery!.target ? directory.subscription(delivery!.target) : undefined, messages[0]!);
     }
   };
 

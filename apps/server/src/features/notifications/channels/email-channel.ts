@@ -29,17 +29,25 @@ export class EmailChannel {
     this.transport = nodemailer.createTransport(url.toString());
   }
 
-  async send(user: UserRecord | undefined, { deliveryId, content }: Message): Promise<void> {
+  /**
+   * One e-mail to the user: one notification, or — when several wait for the same person at once,
+   * as in an alarm flood — all of them in one message, newest last.
+   */
+  async send(user: UserRecord | undefined, messages: Message[]): Promise<void> {
     if (!user || user.status !== 'active' || !user.email) throw new PermanentDeliveryError('el usuario ya no existe, está inactivo o no tiene correo');
+    const first = messages[0]!;
+    const ids = messages.map((m) => m.deliveryId);
+    const link = messages.find((m) => m.content.link)?.content.link ?? null;
+    const text = messages.map((m) => notificationText(m.content)).join('\n\n');
     await this.transport.sendMail({
       from: this.from,
       to: user.email,
-      subject: content.title,
-      text: content.link ? `${notificationText(content)}\n\n${content.link}` : notificationText(content),
-      html: emailHtml(content),
+      subject: messages.length === 1 ? first.content.title : `${messages.length} avisos de alarma · ${first.content.title}`,
+      text: link ? `${text}\n\n${link}` : text,
+      html: messages.map((m) => emailHtml(m.content)).join('<hr style="border:0;border-top:1px solid #ccc;margin:12px 0">'),
       // The same id on a repeat after a crash: mail systems can tell it is one message.
-      messageId: `<${deliveryId}@agua.notificaciones>`,
-      headers: { 'X-Agua-Delivery': deliveryId },
+      messageId: `<${first.deliveryId}@agua.notificaciones>`,
+      headers: { 'X-Agua-Delivery': ids.join(' ') },
     });
   }
 
