@@ -71,7 +71,7 @@ describe('the outbox across a SIGKILL', () => {
     const delivered = (await waitFor(async () => {
       const rows = await mine();
       return rows.length >= 2 && rows.every((d) => d.state === 'sent') ? rows : null;
-    }, 20_000, 200))!;
+    }, 30_000, 200))!;
 
     // Exactly the two raised notifications: the restart's evaluation of the stored reading raised nothing new.
     expect(delivered.map((d) => d.event)).toEqual(['raised', 'raised']);

@@ -17,7 +17,7 @@ export type Deliver = (deliveries: DeliveryRecord[], messages: Message[]) => Pro
 
 export interface SenderOptions {
   /** Attempts under way at once per channel: a receiver that never answers holds one slot, and a slow channel never delays another. */
-  concurrency: number;
+  concurrency: Record<NotificationChannel, number>;
   pollMs: number;
   /** A subscription the push service says is over is forgotten. */
   forgetSubscription: (id: string) => Promise<void>;
@@ -25,6 +25,11 @@ export interface SenderOptions {
 
 /** Rows claimed per channel and query: one write claims many. */
 const CLAIM_BATCH = 200;
+/**
+ * A claim holds a row at least this long (or its backoff, if longer): claimed rows waiting in a
+ * queue are not read again, and after a crash the interrupted attempts are made again after it.
+ */
+const CLAIM_LEASE_MS = 10_000;
 /** Outcomes are settled together, at most this long after the first of them. */
 const SETTLE_EVERY_MS = 50;
 /** E-mails waiting for the same person go as one message, up to this many. */
@@ -32,6 +37,7 @@ const DIGEST_MAX = 50;
 
 /** One channel's queue: claimed rows waiting for a slot, and the attempts under way. */
 interface Lane {
+  channel: NotificationChannel;
   queue: DeliveryRecord[];
   inFlight: number;
   /** Claimed and not yet settled (queued or under way): never claimed twice. */
@@ -40,16 +46,16 @@ interface Lane {
 
 /**
  * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"). Per channel, due
- * notifications are claimed in batches (their attempt counted, and due again after the backoff
+ * notifications are claimed in batches (their attempt counted, and due again after a lease
  * should the attempt never end), sent with a time limit — e-mails waiting for the same person as
  * one digest, so a flood is a few messages, not hundreds — and settled in batches: sent, to retry
  * after 1 s, 2 s, 4 s … 15 min, or given up after 24 h or a refusal no retry can fix. Claims and
  * settlements are a few writes a second, whatever the flood, so ingest keeps the writer; a slow
- * SMTP server never delays a webhook. A crash during an attempt means it is made again after its
- * backoff, with the same delivery id (X-Agua-Delivery, Message-ID).
+ * SMTP server never delays a webhook. A crash during an attempt means it is made again when its
+ * lease ends, with the same delivery id (X-Agua-Delivery, Message-ID).
  */
 export class NotificationSender {
-  private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, { queue: [], inFlight: 0, held: new Set<string>() }]));
+  private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, { channel: c, queue: [], inFlight: 0, held: new Set<string>() }]));
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private again = false;
@@ -103,12 +109,12 @@ export class NotificationSender {
     const now = Date.now();
     const claimed: Array<{ lane: Lane; rows: DeliveryRecord[] }> = [];
     for (const [channel, lane] of this.lanes) {
-      if (lane.queue.length >= this.opts.concurrency) continue;
+      if (lane.queue.length > 0) continue;
       const rows = (await this.repo.due(channel, now, CLAIM_BATCH)).filter((d) => !lane.held.has(d.id));
       if (rows.length > 0) claimed.push({ lane, rows });
     }
     if (claimed.length === 0) return;
-    const claims = claimed.flatMap(({ rows }) => rows.map((d) => ({ id: d.id, retryAtMs: now + retryDelayMs(d.attempts + 1) })));
+    const claims = claimed.flatMap(({ rows }) => rows.map((d) => ({ id: d.id, retryAtMs: now + Math.max(CLAIM_LEASE_MS, retryDelayMs(d.attempts + 1)) })));
     await this.store.claimOutbox(claims);
     for (const { lane, rows } of claimed) {
       for (const d of rows) lane.held.add(d.id);
@@ -118,13 +124,14 @@ export class NotificationSender {
   }
 
   private pump(lane: Lane, claimedAtMs: number): void {
-    while (!this.stopped && lane.inFlight < this.opts.concurrency && lane.queue.length > 0) {
+    while (!this.stopped && lane.inFlight < this.opts.concurrency[lane.channel] && lane.queue.length > 0) {
       const group = takeGroup(lane.queue);
       lane.inFlight++;
       void this.attempt(group, claimedAtMs).finally(() => {
         lane.inFlight--;
         this.pump(lane, Date.now());
-        if (lane.queue.length < this.opts.concurrency) this.kick();
+        // The queue ran dry: look for more (one query per channel, not one per attempt).
+        if (lane.queue.length === 0) this.kick();
       });
     }
   }

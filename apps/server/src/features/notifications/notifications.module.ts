@@ -38,8 +38,8 @@ interface Deps {
   log: FastifyBaseLogger;
 }
 
-/** Attempts under way at once. */
-const CONCURRENCY = 16;
+/** Attempts under way at once, per channel (e-mail: as many as the SMTP pool's connections). */
+const CONCURRENCY = { email: 4, webhook: 32, push: 32 } as const;
 const POLL_MS = 1_000;
 
 /** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
