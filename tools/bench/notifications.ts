@@ -1,6 +1,6 @@
 /**
  * Notifications benchmark (npm run bench:notifications; issue 13, ALARMS.md "Speed"). The server
- * runs in a child process; this process is the load, a webhook receiver and an SMTP server.
+ * runs in a child process, the webhook receiver and SMTP server in another; this process is the load.
  * Per run, on a fresh server: ingest load (single readings, 50 connections) while a flood of
  * sensors cross HH within one second — once with nothing configured, once with a webhook for
  * every alarm and e-mail for every alarm to the three demo users. Figures, medians of --runs:
@@ -8,13 +8,10 @@
  * 2. the flood's readings: none refused, none delayed more than 100 ms;
  * 3. reading sent → its HH alarm at the webhook receiver, p99 (under 1 s is the target).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { SMTPServer } from 'smtp-server';
 import { ADMIN, api, postReading, registerDevices, signIn, type BenchDevice } from './ingest/devices';
 import { runHttpLoad } from './ingest/http-load';
-import { disposeServer, startAguaServer, type RunningServer } from './ingest/server-process';
+import { NodeChild, disposeServer, freePort, startAguaServer, type RunningServer } from './ingest/server-process';
 import { fmtInt, median, percentiles } from './ingest/stats';
 
 const { values: argv } = parseArgs({
@@ -22,11 +19,15 @@ const { values: argv } = parseArgs({
     runs: { type: 'string', default: '3' },
     duration: { type: 'string', default: '6' },
     'flood-devices': { type: 'string', default: '1000' },
+    /** Only the webhook: no e-mail to anyone (to tell the channels' costs apart). */
+    'webhook-only': { type: 'boolean', default: false },
+    /** Write the server's CPU profiles (one per run) into this folder. */
+    'cpu-prof': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (argv.help) {
-  console.log('npm run bench:notifications -- [--runs N (3)] [--duration S of ingest per run (6)] [--flood-devices N (1000)]');
+  console.log('npm run bench:notifications -- [--runs N (3)] [--duration S of ingest per run (6)] [--flood-devices N (1000)] [--webhook-only] [--cpu-prof DIR]');
   process.exit(0);
 }
 const RUNS = Number(argv.runs);
@@ -35,44 +36,22 @@ const FLOOD_DEVICES = Number(argv['flood-devices']);
 const say = (s: string) => console.log(s);
 const DEMO_USERS = [ADMIN, { username: 'operator', password: 'operator123' }, { username: 'viewer', password: 'viewer123' }];
 
-/** Records when each alarm's first 'raised' webhook arrives. */
-async function startWebhookReceiver() {
-  const raisedAt = new Map<string, number>();
-  let requests = 0;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      requests++;
-      const at = performance.now();
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { event: string; deviceId: string | null };
-      if (body.event === 'raised' && body.deviceId && !raisedAt.has(body.deviceId)) raisedAt.set(body.deviceId, at);
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, raisedAt, requests: () => requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+/** The receivers' process (notifications-receivers.ts): its webhook URL, SMTP URL and what it got. */
+async function startReceivers() {
+  const port = await freePort();
+  const smtpPort = await freePort();
+  const child = new NodeChild({ label: 'receivers', script: 'tools/bench/notifications-receivers.ts', env: { PORT: String(port), SMTP_PORT: String(smtpPort) } });
+  const url = `http://127.0.0.1:${port}`;
+  await child.waitReady(async () => (await fetch(`${url}/stats`)).ok);
+  return {
+    url,
+    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+    stats: async () => (await (await fetch(`${url}/stats`)).json()) as { raisedAt: Record<string, number>; requests: number; mails: number },
+    reset: async () => void (await fetch(`${url}/reset`, { method: 'POST' })),
+    close: () => child.stop(),
+  };
 }
-
-async function startMailbox() {
-  let mails = 0;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      stream.on('end', () => {
-        mails++;
-        callback();
-      });
-      stream.resume();
-    },
-  });
-  // A client that goes away mid-session (a server stopped or killed) is not this server's failure.
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, mails: () => mails, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+type Receivers = Awaited<ReturnType<typeof startReceivers>>;
 
 interface RunResult {
   ingestPerS: number;
@@ -84,24 +63,24 @@ interface RunResult {
   mails: number;
 }
 
-async function run(notify: boolean, hook: Awaited<ReturnType<typeof startWebhookReceiver>>, mailbox: Awaited<ReturnType<typeof startMailbox>>): Promise<RunResult> {
+async function run(notify: boolean, receivers: Receivers): Promise<RunResult> {
   const srv: RunningServer = await startAguaServer({
-    env: { MAX_CONNECTIONS_PER_ADDRESS: '0', ...(notify ? { SMTP_URL: mailbox.url, PUBLIC_URL: 'http://agua.bench/' } : {}) },
+    ...(argv['cpu-prof'] ? { cpuProfDir: argv['cpu-prof'] } : {}),
+    env: { MAX_CONNECTIONS_PER_ADDRESS: '0', ...(notify ? { SMTP_URL: receivers.smtpUrl, PUBLIC_URL: 'http://agua.bench/' } : {}) },
   });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
     if (notify) {
-      await api(srv.httpUrl, admin, 'POST', '/webhooks', { name: 'Banco', url: hook.url, minPriority: 4 });
+      await api(srv.httpUrl, admin, 'POST', '/webhooks', { name: 'Banco', url: `${receivers.url}/hook`, minPriority: 4 });
       for (const user of DEMO_USERS) {
         const cookie = await signIn(srv.httpUrl, user);
-        await api(srv.httpUrl, cookie, 'PUT', '/notifications/me', { email: { minPriority: 4 }, push: { minPriority: null } });
+        await api(srv.httpUrl, cookie, 'PUT', '/notifications/me', { email: { minPriority: argv['webhook-only'] ? null : 4 }, push: { minPriority: null } });
       }
     }
     const ingestDevices = await registerDevices(srv.httpUrl, admin, 'bench_ntf_load', 50);
     const flood: BenchDevice[] = await registerDevices(srv.httpUrl, admin, 'bench_ntf_flood', FLOOD_DEVICES);
     for (const d of flood) await postReading(srv, d, 1); // heard once at a normal level
-    hook.raisedAt.clear();
-    const mailsBefore = mailbox.mails();
+    await receivers.reset();
 
     const load = runHttpLoad({ baseUrl: srv.httpUrl, connections: 50, durationS: DURATION_S, batchSize: 1, devices: ingestDevices });
     await new Promise((r) => setTimeout(r, 1000));
@@ -111,7 +90,7 @@ async function run(notify: boolean, hook: Awaited<ReturnType<typeof startWebhook
         (d, i) =>
           new Promise<{ status: number; ms: number }>((resolve) =>
             setTimeout(() => {
-              sentAt.set(d.id, performance.now());
+              sentAt.set(d.id, Date.now());
               void postReading(srv, d, 4.9).then(resolve);
             }, (i * 1000) / flood.length),
           ),
@@ -119,12 +98,17 @@ async function run(notify: boolean, hook: Awaited<ReturnType<typeof startWebhook
     );
     const ingest = await load;
     let webhookP99: number | null = null;
+    let stats = await receivers.stats();
     if (notify) {
-      const deadline = performance.now() + 60_000;
-      while (hook.raisedAt.size < flood.length && performance.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      const latencies = flood.filter((d) => hook.raisedAt.has(d.id)).map((d) => hook.raisedAt.get(d.id)! - sentAt.get(d.id)!);
+      const deadline = Date.now() + 60_000;
+      while (Object.keys(stats.raisedAt).length < flood.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200));
+        stats = await receivers.stats();
+      }
+      const latencies = flood.filter((d) => stats.raisedAt[d.id] !== undefined).map((d) => stats.raisedAt[d.id]! - sentAt.get(d.id)!);
       webhookP99 = percentiles(latencies, [99])[0]!;
       await new Promise((r) => setTimeout(r, 2000)); // let the e-mails drain
+      stats = await receivers.stats();
     }
     const [p99, max] = percentiles(
       answers.map((a) => a.ms),
@@ -136,8 +120,8 @@ async function run(notify: boolean, hook: Awaited<ReturnType<typeof startWebhook
       floodMax: max!,
       refused: answers.filter((a) => a.status !== 202).length,
       webhookP99,
-      webhookGot: hook.raisedAt.size,
-      mails: mailbox.mails() - mailsBefore,
+      webhookGot: Object.keys(stats.raisedAt).length,
+      mails: stats.mails,
     };
   } finally {
     await disposeServer(srv);
@@ -145,13 +129,12 @@ async function run(notify: boolean, hook: Awaited<ReturnType<typeof startWebhook
 }
 
 say(`[notifications] ${FLOOD_DEVICES} sensors cross HH within one second during ${DURATION_S} s of ingest (50 devices, single readings); ${RUNS} runs each, alternating`);
-const hook = await startWebhookReceiver();
-const mailbox = await startMailbox();
+const receivers = await startReceivers();
 try {
   const results: Record<'with' | 'without', RunResult[]> = { with: [], without: [] };
   for (let i = 0; i < RUNS; i++) {
     for (const notify of [false, true]) {
-      const r = await run(notify, hook, mailbox);
+      const r = await run(notify, receivers);
       results[notify ? 'with' : 'without'].push(r);
       say(
         `  run ${i + 1} ${notify ? 'with   ' : 'without'} notifications: ingest ${fmtInt(r.ingestPerS)} readings/s; flood POST→202 p99 ${r.floodP99.toFixed(1)} ms, max ${r.floodMax.toFixed(1)} ms, ${r.refused} refused` +
@@ -168,6 +151,5 @@ try {
   const hookP99 = median(results.with.map((r) => r.webhookP99!));
   say(`  reading → webhook (raised), p99 (median of runs): ${hookP99.toFixed(0)} ms during a ${FLOOD_DEVICES}-alarm flood (target < 1000 ms) ${hookP99 < 1000 ? 'PASS' : 'MISS'}`);
 } finally {
-  await hook.close();
-  await mailbox.close();
+  await receivers.close();
 }

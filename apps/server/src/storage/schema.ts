@@ -191,16 +191,21 @@ export interface PushSubscriptionsTable {
   created_at_ms: number;
 }
 
+export interface NotificationContentsTable {
+  cause: string;
+  content_json: string;
+}
+
 export interface NotificationOutboxTable {
-  id: string;
+  id: Generated<number>;
   dedupe_key: string;
+  cause: string;
   alarm_id: string | null;
   event: string;
   channel: string;
   recipient_kind: string;
   recipient_id: string;
   target: string | null;
-  content_json: string;
   state: string;
   attempts: number;
   next_attempt_ms: number | null;
@@ -225,5 +230,6 @@ export interface Database {
   notification_preferences: NotificationPreferencesTable;
   webhooks: WebhooksTable;
   push_subscriptions: PushSubscriptionsTable;
+  notification_contents: NotificationContentsTable;
   notification_outbox: NotificationOutboxTable;
 }

@@ -61,6 +61,9 @@ export interface AlarmChangeStore {
 /** Adds to each change, before it is stored, what it tells people (the notifications). */
 export type AlarmNoticePlanner = (changes: AlarmChange[]) => void;
 
+/** Alarm changes per transaction, about: a flood's batches stay short (each change may carry several notifications). */
+const MAX_CHANGES_PER_TRANSACTION = 100;
+
 /** After a failed write the engine reloads from the storage and evaluates again after this long. */
 const RECOVER_AFTER_MS = 5_000;
 
@@ -444,15 +447,19 @@ export class AlarmEngine {
 
   private async drainBatches(): Promise<void> {
     while (this.pending.length > 0) {
-      const jobs = this.pending;
-      this.pending = [];
-      const results = jobs.map((job) => {
+      // Jobs in order until the batch holds enough changes: a flood is stored in several short
+      // transactions, between which the writer commits the readings waiting for it.
+      const jobs: Job[] = [];
+      const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
+      while (this.pending.length > 0 && this.staged.length < MAX_CHANGES_PER_TRANSACTION) {
+        const job = this.pending.shift()!;
+        jobs.push(job);
         try {
-          return { ok: true as const, value: job.work() };
+          results.push({ ok: true, value: job.work() });
         } catch (err) {
-          return { ok: false as const, err };
+          results.push({ ok: false, err });
         }
-      });
+      }
       const staged = this.staged;
       this.staged = [];
       try {

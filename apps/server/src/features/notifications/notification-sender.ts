@@ -3,12 +3,12 @@ import { DELIVERY_RETRY, NOTIFICATION_CHANNELS, retryDelayMs, type NotificationC
 import { PermanentDeliveryError, type Message } from './channels/channel';
 import { SubscriptionGoneError } from './channels/push-channel';
 import type { DeliveryRecord, NotificationsRepository } from './notifications.repository';
-import type { DeliveryOutcome, OutboxEntry } from './outbox';
+import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from './outbox';
 
 /** The outbox's writes, done by the storage's writer thread. */
 export interface OutboxStore {
   writeOutbox(entries: OutboxEntry[]): Promise<number>;
-  claimOutbox(claims: Array<{ id: string; retryAtMs: number }>): Promise<void>;
+  claimOutbox(claims: OutboxClaim[]): Promise<void>;
   settleOutbox(outcomes: DeliveryOutcome[]): Promise<void>;
 }
 
@@ -23,8 +23,8 @@ export interface SenderOptions {
   forgetSubscription: (id: string) => Promise<void>;
 }
 
-/** Rows claimed per channel and query: one write claims many. */
-const CLAIM_BATCH = 200;
+/** Rows claimed per query: one write claims many (e-mail more, so that a flood makes few digests). */
+const CLAIM_BATCH: Record<NotificationChannel, number> = { email: 1000, webhook: 200, push: 200 };
 /**
  * A claim holds a row at least this long (or its backoff, if longer): claimed rows waiting in a
  * queue are not read again, and after a crash the interrupted attempts are made again after it.
@@ -32,8 +32,10 @@ const CLAIM_BATCH = 200;
 const CLAIM_LEASE_MS = 10_000;
 /** Outcomes are settled together, at most this long after the first of them. */
 const SETTLE_EVERY_MS = 50;
-/** E-mails waiting for the same person go as one message, up to this many. */
-const DIGEST_MAX = 50;
+/** Kicks this close together make one look at the outbox. */
+const KICK_COALESCE_MS = 25;
+/** E-mails waiting for the same person go as one message, up to this many (the e-mail lists the first few). */
+const DIGEST_MAX = 1000;
 
 /** One channel's queue: claimed rows waiting for a slot, and the attempts under way. */
 interface Lane {
@@ -41,7 +43,7 @@ interface Lane {
   queue: DeliveryRecord[];
   inFlight: number;
   /** Claimed and not yet settled (queued or under way): never claimed twice. */
-  held: Set<string>;
+  held: Set<number>;
 }
 
 /**
@@ -55,8 +57,9 @@ interface Lane {
  * lease ends, with the same delivery id (X-Agua-Delivery, Message-ID).
  */
 export class NotificationSender {
-  private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, { channel: c, queue: [], inFlight: 0, held: new Set<string>() }]));
+  private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, { channel: c, queue: [], inFlight: 0, held: new Set<number>() }]));
   private timer: NodeJS.Timeout | undefined;
+  private kickTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private again = false;
   private outcomes: DeliveryOutcome[] = [];
@@ -74,7 +77,7 @@ export class NotificationSender {
 
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.kick(), this.opts.pollMs);
+    this.timer = setInterval(() => this.pollNow(), this.opts.pollMs);
     this.timer.unref();
     this.kick();
   }
@@ -82,11 +85,24 @@ export class NotificationSender {
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
+    clearTimeout(this.kickTimer);
+    this.kickTimer = undefined;
     await this.settleNow();
   }
 
-  /** Looks for due notifications now (new ones were written). */
+  /**
+   * Looks for due notifications soon (new ones were written). Kicks within KICK_COALESCE_MS make
+   * one look: an alarm flood announces thousands of changes, and each look costs queries.
+   */
   kick(): void {
+    if (this.stopped || this.kickTimer) return;
+    this.kickTimer = setTimeout(() => {
+      this.kickTimer = undefined;
+      this.pollNow();
+    }, KICK_COALESCE_MS);
+  }
+
+  private pollNow(): void {
     if (this.stopped) return;
     if (this.polling) {
       this.again = true;
@@ -110,14 +126,14 @@ export class NotificationSender {
     const claimed: Array<{ lane: Lane; rows: DeliveryRecord[] }> = [];
     for (const [channel, lane] of this.lanes) {
       if (lane.queue.length > 0) continue;
-      const rows = (await this.repo.due(channel, now, CLAIM_BATCH)).filter((d) => !lane.held.has(d.id));
+      const rows = (await this.repo.due(channel, now, CLAIM_BATCH[channel])).filter((d) => !lane.held.has(d.row));
       if (rows.length > 0) claimed.push({ lane, rows });
     }
     if (claimed.length === 0) return;
-    const claims = claimed.flatMap(({ rows }) => rows.map((d) => ({ id: d.id, retryAtMs: now + Math.max(CLAIM_LEASE_MS, retryDelayMs(d.attempts + 1)) })));
+    const claims = claimed.flatMap(({ rows }) => rows.map((d) => ({ row: d.row, retryAtMs: now + Math.max(CLAIM_LEASE_MS, retryDelayMs(d.attempts + 1)) })));
     await this.store.claimOutbox(claims);
     for (const { lane, rows } of claimed) {
-      for (const d of rows) lane.held.add(d.id);
+      for (const d of rows) lane.held.add(d.row);
       lane.queue.push(...rows);
       this.pump(lane, now);
     }
@@ -144,12 +160,12 @@ export class NotificationSender {
         group.map((d) => ({ deliveryId: d.id, content: d.content })),
       );
       const atMs = Date.now();
-      for (const d of group) this.outcomes.push({ id: d.id, ok: true, atMs });
+      for (const d of group) this.outcomes.push({ row: d.row, ok: true, atMs });
     } catch (err) {
       const error = describe(err);
       for (const d of group) {
         const over = err instanceof PermanentDeliveryError || Date.now() - d.createdAtMs >= DELIVERY_RETRY.giveUpAfterMs;
-        this.outcomes.push({ id: d.id, ok: false, error, retryAtMs: over ? null : Math.max(Date.now(), claimedAtMs) + retryDelayMs(d.attempts + 1) });
+        this.outcomes.push({ row: d.row, ok: false, error, retryAtMs: over ? null : Math.max(Date.now(), claimedAtMs) + retryDelayMs(d.attempts + 1) });
         if (err instanceof SubscriptionGoneError && d.target) await this.opts.forgetSubscription(d.target).catch(() => undefined);
       }
       this.log.warn({ deliveries: group.map((d) => d.id), channel: group[0]!.channel, attempts: group[0]!.attempts + 1, error }, 'a notification attempt failed');
@@ -170,7 +186,7 @@ export class NotificationSender {
         // Unsettled attempts stay claimed: they are made again after their backoff.
         this.log.error({ err, outcomes: outcomes.length }, 'storing notification outcomes failed');
       }
-      for (const lane of this.lanes.values()) for (const o of outcomes) lane.held.delete(o.id);
+      for (const lane of this.lanes.values()) for (const o of outcomes) lane.held.delete(o.row);
     });
     return this.settling;
   }

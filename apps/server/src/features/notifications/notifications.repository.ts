@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { AlarmPriority, DeliveryState, EscalationPolicy, NotificationChannel, NotificationContent, NotificationEvent, WebhookFormat } from '@agua/shared';
 import type { Database, NotificationOutboxTable, WebhooksTable } from '../../storage/schema';
+import { deliveryId } from './outbox';
 
 export interface PreferencesRecord {
   userId: string;
@@ -30,6 +31,9 @@ export interface PushSubscriptionRecord {
 }
 
 export interface DeliveryRecord {
+  /** The outbox row. */
+  row: number;
+  /** Its public id (deliveryId(row)). */
   id: string;
   alarmId: string | null;
   event: NotificationEvent;
@@ -60,8 +64,9 @@ const toWebhook = (r: Selectable<WebhooksTable>): WebhookRecord => ({
   createdAtMs: Number(r.created_at_ms),
 });
 
-const toDelivery = (r: Selectable<NotificationOutboxTable>): DeliveryRecord => ({
-  id: r.id,
+const toDelivery = (r: Selectable<NotificationOutboxTable> & { content_json: string }): DeliveryRecord => ({
+  row: r.id,
+  id: deliveryId(r.id),
   alarmId: r.alarm_id,
   event: r.event as NotificationEvent,
   channel: r.channel as NotificationChannel,
@@ -154,32 +159,26 @@ export class NotificationsRepository {
 
   /** Pending notifications of a channel due by `nowMs`, oldest first. */
   async due(channel: NotificationChannel, nowMs: number, limit: number): Promise<DeliveryRecord[]> {
-    const rows = await this.db
-      .selectFrom('notification_outbox')
-      .selectAll()
-      .where('state', '=', 'pending')
-      .where('channel', '=', channel)
-      .where('next_attempt_ms', '<=', nowMs)
-      .orderBy('next_attempt_ms')
+    const rows = await this.withContent()
+      .where('o.state', '=', 'pending')
+      .where('o.channel', '=', channel)
+      .where('o.next_attempt_ms', '<=', nowMs)
+      .orderBy('o.next_attempt_ms')
       .limit(limit)
       .execute();
     return rows.map(toDelivery);
   }
 
-  /** The delivery log: newest first, a page after (createdAtMs, id). */
-  async page(q: { limit: number; after?: { createdAtMs: number; id: string }; state?: DeliveryState; alarmId?: string }): Promise<DeliveryRecord[]> {
-    let query = this.db.selectFrom('notification_outbox').selectAll();
-    if (q.state) query = query.where('state', '=', q.state);
-    if (q.alarmId) query = query.where('alarm_id', '=', q.alarmId);
-    if (q.after) {
-      const { createdAtMs, id } = q.after;
-      query = query.where((eb) => eb.or([eb('created_at_ms', '<', createdAtMs), eb.and([eb('created_at_ms', '=', createdAtMs), eb('id', '<', id)])]));
-    }
-    return (await query.orderBy('created_at_ms', 'desc').orderBy('id', 'desc').limit(q.limit).execute()).map(toDelivery);
+  /** The delivery log: newest first, a page after the row `after`. */
+  async page(q: { limit: number; after?: number; state?: DeliveryState; alarmId?: string }): Promise<DeliveryRecord[]> {
+    let query = this.withContent();
+    if (q.state) query = query.where('o.state', '=', q.state);
+    if (q.alarmId) query = query.where('o.alarm_id', '=', q.alarmId);
+    if (q.after !== undefined) query = query.where('o.id', '<', q.after);
+    return (await query.orderBy('o.id', 'desc').limit(q.limit).execute()).map(toDelivery);
   }
 
-  async countPending(): Promise<number> {
-    const row = await this.db.selectFrom('notification_outbox').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirst();
-    return Number(row?.n ?? 0);
+  private withContent() {
+    return this.db.selectFrom('notification_outbox as o').innerJoin('notification_contents as c', 'c.cause', 'o.cause').selectAll('o').select('c.content_json');
   }
 }

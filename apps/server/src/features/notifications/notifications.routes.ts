@@ -28,11 +28,11 @@ const tags = ['notifications'];
 const Queued = Type.Object({ queued: Type.Integer({ description: 'notifications written to the outbox' }) });
 const WebhookParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
-const encodeCursor = (createdAtMs: number, id: string) => Buffer.from(`${createdAtMs}|${id}`).toString('base64url');
-function decodeCursor(cursor: string): { createdAtMs: number; id: string } {
-  const [ms, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
-  return { createdAtMs: Number(ms), id };
+const encodeCursor = (row: number) => Buffer.from(String(row)).toString('base64url');
+function decodeCursor(cursor: string): number {
+  const row = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^\d{1,15}$/.test(row)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
+  return Number(row);
 }
 
 /**
@@ -121,7 +121,7 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
       const rows = await n.page({ limit: limit + 1, ...(state ? { state } : {}), ...(alarmId ? { alarmId } : {}), ...(cursor ? { after: decodeCursor(cursor) } : {}) });
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
-      return { items: items.map((d) => n.toDelivery(d)), nextCursor: rows.length > limit && last ? encodeCursor(last.createdAtMs, last.id) : null };
+      return { items: items.map((d) => n.toDelivery(d)), nextCursor: rows.length > limit && last ? encodeCursor(last.row) : null };
     },
   });
 

@@ -201,7 +201,7 @@ export class NotificationsService {
       const round = escalationRoundDue(policy, alarm.raisedAtMs, nowMs);
       if (round === 0) continue;
       const content = alarmNotification('escalated', this.d.notices.facts(alarm, alarm.raisedAtMs), this.d.link());
-      for (const t of targets) entries.push({ ...t, id: newId('ntf'), cause: `esc:${alarm.id}:${round}`, alarmId: alarm.id, event: 'escalated', content, createdAtMs: Date.now() });
+      for (const t of targets) entries.push({ ...t, cause: `esc:${alarm.id}:${round}`, alarmId: alarm.id, event: 'escalated', content, createdAtMs: Date.now() });
     }
     if (entries.length === 0) return 0;
     const added = await this.d.store.writeOutbox(entries);
@@ -242,7 +242,7 @@ export class NotificationsService {
     const now = Date.now();
     const content = testNotification(this.d.link(), now);
     const cause = `test:${newId('tst')}`;
-    const added = await this.d.store.writeOutbox(targets.map((t) => ({ ...t, id: newId('ntf'), cause, alarmId: null, event: 'test', content, createdAtMs: now })));
+    const added = await this.d.store.writeOutbox(targets.map((t) => ({ ...t, cause, alarmId: null, event: 'test', content, createdAtMs: now })));
     this.d.written();
     return added;
   }

@@ -11,8 +11,7 @@ export interface OutboxTarget {
 
 /** A notification to write: its cause (the dedupe prefix), whom and what. */
 export interface OutboxEntry extends OutboxTarget {
-  id: string;
-  /** Prefix of the unique key, e.g. `esc:<alarm>:<round>`; completed with the target. */
+  /** Prefix of the unique key, e.g. `esc:<alarm>:<round>`; completed with the target. Also the key of its content. */
   cause: string;
   alarmId: string | null;
   event: NotificationEvent;
@@ -26,11 +25,20 @@ export interface OutboxEntry extends OutboxTarget {
  */
 export type AlarmNotice = { event: 'raised'; targets: OutboxTarget[]; content: NotificationContent } | { event: 'cleared'; content: NotificationContent };
 
-/** The outcome of one attempt. */
+/** The outcome of one attempt (`row`: the outbox row). */
 export type DeliveryOutcome =
-  | { id: string; ok: true; atMs: number }
+  | { row: number; ok: true; atMs: number }
   /** `retryAtMs` null: given up (a permanent refusal, or the retry window is over). */
-  | { id: string; ok: false; error: string; retryAtMs: number | null };
+  | { row: number; ok: false; error: string; retryAtMs: number | null };
+
+/** A claim of a row for an attempt: due again at retryAtMs should the attempt never end. */
+export interface OutboxClaim {
+  row: number;
+  retryAtMs: number;
+}
+
+/** The public id of a notification (X-Agua-Delivery, the delivery log) from its outbox row. */
+export const deliveryId = (row: number) => `ntf_${row}`;
 
 /** The unique key of a notification: one per cause, recipient, channel and target. */
 export const dedupeKey = (cause: string, t: OutboxTarget) => `${cause}:${t.recipientKind}:${t.recipientId}:${t.channel}:${t.target ?? ''}`;

@@ -1,14 +1,16 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { newId } from '../../lib/ids';
-import { dedupeKey, type AlarmNotice, type DeliveryOutcome, type OutboxEntry } from './outbox';
+import type { NotificationContent } from '@agua/shared';
+import { dedupeKey, type AlarmNotice, type DeliveryOutcome, type OutboxClaim, type OutboxEntry } from './outbox';
 
 /**
  * Writes the notification outbox. Runs on the storage's writer thread, inside the alarm batch's
  * transaction for notices of alarm transitions (ALARMS.md: "written to an outbox in the same
  * transaction as the alarm transition that causes it"), and on its own for escalations, tests and
  * the outcome of attempts. Every row has a unique key: writing the same cause twice adds nothing.
+ * A cause's content is stored once, shared by all its recipients.
  */
 export class SqliteOutboxWriter {
+  private readonly insertContent: BetterSqlite3.Statement;
   private readonly insertRow: BetterSqlite3.Statement;
   private readonly insertCleared: BetterSqlite3.Statement;
   private readonly markClaimed: BetterSqlite3.Statement;
@@ -17,20 +19,21 @@ export class SqliteOutboxWriter {
   private readonly markFailed: BetterSqlite3.Statement;
   private readonly writeTx: (entries: OutboxEntry[]) => number;
   private readonly settleTx: (outcomes: DeliveryOutcome[]) => void;
-  private readonly claimTx: (claims: Array<{ id: string; retryAtMs: number }>) => void;
+  private readonly claimTx: (claims: OutboxClaim[]) => void;
 
   constructor(sqlite: BetterSqlite3.Database) {
+    this.insertContent = sqlite.prepare('INSERT OR IGNORE INTO notification_contents (cause, content_json) VALUES (?, ?)');
     this.insertRow = sqlite.prepare(
       `INSERT OR IGNORE INTO notification_outbox
-         (id, dedupe_key, alarm_id, event, channel, recipient_kind, recipient_id, target, content_json, state, attempts, next_attempt_ms, last_error, created_at_ms, sent_at_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, NULL)`,
+         (dedupe_key, cause, alarm_id, event, channel, recipient_kind, recipient_id, target, state, attempts, next_attempt_ms, last_error, created_at_ms, sent_at_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, NULL, ?, NULL)`,
     );
     // Everyone told of the alarm (raised or escalated), once per recipient, channel and target.
     this.insertCleared = sqlite.prepare(
       `INSERT OR IGNORE INTO notification_outbox
-         (id, dedupe_key, alarm_id, event, channel, recipient_kind, recipient_id, target, content_json, state, attempts, next_attempt_ms, last_error, created_at_ms, sent_at_ms)
-       SELECT @idPrefix || ROW_NUMBER() OVER (), @cause || ':' || recipient_kind || ':' || recipient_id || ':' || channel || ':' || COALESCE(target, ''),
-              @alarmId, 'cleared', channel, recipient_kind, recipient_id, target, @content, 'pending', 0, @now, NULL, @now, NULL
+         (dedupe_key, cause, alarm_id, event, channel, recipient_kind, recipient_id, target, state, attempts, next_attempt_ms, last_error, created_at_ms, sent_at_ms)
+       SELECT @cause || ':' || recipient_kind || ':' || recipient_id || ':' || channel || ':' || COALESCE(target, ''),
+              @cause, @alarmId, 'cleared', channel, recipient_kind, recipient_id, target, 'pending', 0, @now, NULL, @now, NULL
        FROM (SELECT DISTINCT channel, recipient_kind, recipient_id, target FROM notification_outbox
              WHERE alarm_id = @alarmId AND event IN ('raised', 'escalated'))`,
     );
@@ -41,13 +44,13 @@ export class SqliteOutboxWriter {
     this.writeTx = sqlite.transaction((entries: OutboxEntry[]) => this.insertEntries(entries));
     this.settleTx = sqlite.transaction((outcomes: DeliveryOutcome[]) => {
       for (const o of outcomes) {
-        if (o.ok) this.markSent.run(o.atMs, o.id);
-        else if (o.retryAtMs === null) this.markFailed.run(o.error, o.id);
-        else this.markRetry.run(o.retryAtMs, o.error, o.id);
+        if (o.ok) this.markSent.run(o.atMs, o.row);
+        else if (o.retryAtMs === null) this.markFailed.run(o.error, o.row);
+        else this.markRetry.run(o.retryAtMs, o.error, o.row);
       }
     });
-    this.claimTx = sqlite.transaction((claims: Array<{ id: string; retryAtMs: number }>) => {
-      for (const c of claims) this.markClaimed.run(c.retryAtMs, c.id);
+    this.claimTx = sqlite.transaction((claims: OutboxClaim[]) => {
+      for (const c of claims) this.markClaimed.run(c.retryAtMs, c.row);
     });
   }
 
@@ -60,16 +63,15 @@ export class SqliteOutboxWriter {
   writeNotice(alarmId: string, transitionId: number | bigint, notice: AlarmNotice, nowMs: number): void {
     const cause = `t:${transitionId}`;
     if (notice.event === 'cleared') {
-      this.insertCleared.run({ idPrefix: `${newId('ntf')}_`, cause, alarmId, content: JSON.stringify(notice.content), now: nowMs });
+      this.storeContent(cause, notice.content);
+      this.insertCleared.run({ cause, alarmId, now: nowMs });
       return;
     }
-    this.insertEntries(
-      notice.targets.map((t) => ({ ...t, id: newId('ntf'), cause, alarmId, event: 'raised', content: notice.content, createdAtMs: nowMs })),
-    );
+    this.insertEntries(notice.targets.map((t) => ({ ...t, cause, alarmId, event: 'raised', content: notice.content, createdAtMs: nowMs })));
   }
 
   /** Before an attempt: counted, and due again at retryAtMs should the attempt never end (a crash). */
-  claim(claims: Array<{ id: string; retryAtMs: number }>): void {
+  claim(claims: OutboxClaim[]): void {
     this.claimTx(claims);
   }
 
@@ -79,10 +81,16 @@ export class SqliteOutboxWriter {
 
   private insertEntries(entries: OutboxEntry[]): number {
     let added = 0;
+    let lastCause: string | null = null;
     for (const e of entries) {
-      const content = JSON.stringify(e.content);
-      added += this.insertRow.run(e.id, dedupeKey(e.cause, e), e.alarmId, e.event, e.channel, e.recipientKind, e.recipientId, e.target, content, e.createdAtMs, e.createdAtMs).changes;
+      if (e.cause !== lastCause) this.storeContent(e.cause, e.content);
+      lastCause = e.cause;
+      added += this.insertRow.run(dedupeKey(e.cause, e), e.cause, e.alarmId, e.event, e.channel, e.recipientKind, e.recipientId, e.target, e.createdAtMs, e.createdAtMs).changes;
     }
     return added;
+  }
+
+  private storeContent(cause: string, content: NotificationContent): void {
+    this.insertContent.run(cause, JSON.stringify(content));
   }
 }

@@ -1,5 +1,5 @@
 import type { AlarmChange } from '../alarms/alarms.repository';
-import type { DeliveryOutcome, OutboxEntry } from '../notifications/outbox';
+import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
 /** What the server asks of the writer thread (readings, alarm changes, the notification outbox); each request is answered once, in order. */
@@ -7,7 +7,7 @@ export type WriterRequest =
   | { id: number; op: 'write'; packed: PackedReadings }
   | { id: number; op: 'alarms'; changes: AlarmChange[] }
   | { id: number; op: 'outboxWrite'; entries: OutboxEntry[] }
-  | { id: number; op: 'outboxClaim'; claims: Array<{ id: string; retryAtMs: number }> }
+  | { id: number; op: 'outboxClaim'; claims: OutboxClaim[] }
   | { id: number; op: 'outboxSettle'; outcomes: DeliveryOutcome[] }
   | { id: number; op: 'pruneExpiredSeqs'; nowMs: number }
   | { id: number; op: 'forgetDevice'; deviceId: string }

@@ -4,7 +4,7 @@ import { startWorker } from '../../lib/worker-thread';
 import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
 import { packReadings, type WriterFailure, type WriterRequest, type WriterResponse } from './readings-writer.protocol';
 import type { AlarmChange } from '../alarms/alarms.repository';
-import type { DeliveryOutcome, OutboxEntry } from '../notifications/outbox';
+import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
@@ -60,7 +60,7 @@ export class ReadingsWriterThread {
   }
 
   /** Counts the attempts about to be made; due again at retryAtMs should they never end. */
-  async claimOutbox(claims: Array<{ id: string; retryAtMs: number }>): Promise<void> {
+  async claimOutbox(claims: OutboxClaim[]): Promise<void> {
     await this.request({ op: 'outboxClaim', claims });
   }
 

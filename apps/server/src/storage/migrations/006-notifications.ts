@@ -38,19 +38,27 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at_ms', 'bigint', (c) => c.notNull())
     .execute();
 
+  // What a notification says, once per cause: every recipient of a transition shares it.
+  await db.schema
+    .createTable('notification_contents')
+    .addColumn('cause', 'text', (c) => c.primaryKey())
+    .addColumn('content_json', 'text', (c) => c.notNull())
+    .execute();
+
   await db.schema
     .createTable('notification_outbox')
-    .addColumn('id', 'text', (c) => c.primaryKey())
+    // A growing integer: rows are appended, not scattered through the table (a flood writes thousands).
+    .addColumn('id', 'integer', (c) => c.primaryKey())
     // What makes a notification one: e.g. `t:<transition id>:user:<id>:email:` — unique, so a
     // restart or a repeated evaluation can never write a second one.
     .addColumn('dedupe_key', 'text', (c) => c.notNull().unique())
+    .addColumn('cause', 'text', (c) => c.notNull())
     .addColumn('alarm_id', 'text')
     .addColumn('event', 'text', (c) => c.notNull())
     .addColumn('channel', 'text', (c) => c.notNull())
     .addColumn('recipient_kind', 'text', (c) => c.notNull())
     .addColumn('recipient_id', 'text', (c) => c.notNull())
     .addColumn('target', 'text')
-    .addColumn('content_json', 'text', (c) => c.notNull())
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('attempts', 'integer', (c) => c.notNull())
     .addColumn('next_attempt_ms', 'bigint')
@@ -59,6 +67,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('sent_at_ms', 'bigint')
     .execute();
   await sql`CREATE INDEX notification_outbox_due ON notification_outbox (channel, next_attempt_ms) WHERE state = 'pending'`.execute(db);
-  await db.schema.createIndex('notification_outbox_created').on('notification_outbox').columns(['created_at_ms', 'id']).execute();
   await db.schema.createIndex('notification_outbox_alarm').on('notification_outbox').column('alarm_id').execute();
 }

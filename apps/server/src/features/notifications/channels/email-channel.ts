@@ -3,6 +3,9 @@ import { notificationText, type NotificationContent } from '@agua/shared';
 import type { UserRecord } from '../../users/users.repository';
 import { ATTEMPT_TIMEOUT_MS, PermanentDeliveryError, type Message } from './channel';
 
+/** Notifications written out in full in a digest; the rest are counted (a flood's e-mail stays readable). */
+const DIGEST_SHOWN = 20;
+
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** Simple HTML beside the plain text: the title, the lines, the link. */
@@ -38,13 +41,16 @@ export class EmailChannel {
     const first = messages[0]!;
     const ids = messages.map((m) => m.deliveryId);
     const link = messages.find((m) => m.content.link)?.content.link ?? null;
-    const text = messages.map((m) => notificationText(m.content)).join('\n\n');
+    const shown = messages.slice(0, DIGEST_SHOWN);
+    const more = messages.length - shown.length;
+    const moreText = more > 0 ? `… y ${more} avisos más${link ? `: véalos en ${link}` : ' en la pantalla Alarmas'}.` : null;
+    const text = [...shown.map((m) => notificationText(m.content)), ...(moreText ? [moreText] : [])].join('\n\n');
     await this.transport.sendMail({
       from: this.from,
       to: user.email,
       subject: messages.length === 1 ? first.content.title : `${messages.length} avisos de alarma · ${first.content.title}`,
       text: link ? `${text}\n\n${link}` : text,
-      html: messages.map((m) => emailHtml(m.content)).join('<hr style="border:0;border-top:1px solid #ccc;margin:12px 0">'),
+      html: [...shown.map((m) => emailHtml(m.content)), ...(moreText ? [`<p>${escapeHtml(moreText)}</p>`] : [])].join('<hr style="border:0;border-top:1px solid #ccc;margin:12px 0">'),
       // The same id on a repeat after a crash: mail systems can tell it is one message.
       messageId: `<${first.deliveryId}@agua.notificaciones>`,
       headers: { 'X-Agua-Delivery': ids.join(' ') },

@@ -1,7 +1,8 @@
 import webpush from 'web-push';
 import { notificationText } from '@agua/shared';
 import type { PushSubscriptionRecord } from '../notifications.repository';
-import { ATTEMPT_TIMEOUT_MS, PermanentDeliveryError, type Message } from './channel';
+import { PermanentDeliveryError, type Message } from './channel';
+import { httpPost } from './http-post';
 
 export interface VapidKeys {
   publicKey: string;
@@ -13,7 +14,7 @@ export class SubscriptionGoneError extends PermanentDeliveryError {}
 
 /**
  * Web Push (RFC 8030/8291/8292): the payload is encrypted for the browser's keys and signed with
- * our VAPID keys by web-push; the request itself is ours (fetch, with a time limit).
+ * our VAPID keys by web-push; the request itself is ours (httpPost, with a time limit).
  */
 export class PushChannel {
   constructor(
@@ -39,16 +40,9 @@ export class PushChannel {
       urgency: c.priority === 1 ? 'high' : 'normal',
       contentEncoding: 'aes128gcm',
     });
-    const res = await fetch(req.endpoint, {
-      method: req.method,
-      headers: req.headers as Record<string, string>,
-      body: req.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-    });
-    await res.body?.cancel();
-    if (res.status === 404 || res.status === 410) throw new SubscriptionGoneError(`el servicio push dice que la suscripción terminó (HTTP ${res.status})`);
-    if (res.status < 200 || res.status > 299) throw new Error(`HTTP ${res.status}`);
+    const status = await httpPost(req.endpoint, req.headers as Record<string, string>, req.body);
+    if (status === 404 || status === 410) throw new SubscriptionGoneError(`el servicio push dice que la suscripción terminó (HTTP ${status})`);
+    if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
   }
 }
 

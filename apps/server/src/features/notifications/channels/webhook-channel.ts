@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { ALARM_PRIORITY_LABELS, notificationText } from '@agua/shared';
 import type { WebhookRecord } from '../notifications.repository';
-import { ATTEMPT_TIMEOUT_MS, PermanentDeliveryError, type Message } from './channel';
+import { PermanentDeliveryError, type Message } from './channel';
+import { httpPost } from './http-post';
 
 /** `X-Agua-Signature`: `sha256=` + hex HMAC-SHA256 of the raw body, keyed with the secret's UTF-8 bytes. */
 export function signature(secret: string, body: string): string {
@@ -36,9 +37,9 @@ export function webhookBody(webhook: Pick<WebhookRecord, 'format' | 'chatId'>, {
 export async function sendWebhook(webhook: WebhookRecord | undefined, message: Message): Promise<void> {
   if (!webhook) throw new PermanentDeliveryError('el webhook ya no existe');
   const body = webhookBody(webhook, message, Date.now());
-  const res = await fetch(webhook.url, {
-    method: 'POST',
-    headers: {
+  const status = await httpPost(
+    webhook.url,
+    {
       'content-type': 'application/json',
       'user-agent': 'PanelDeControlDeAgua/1',
       'x-agua-signature': signature(webhook.secret, body),
@@ -46,9 +47,6 @@ export async function sendWebhook(webhook: WebhookRecord | undefined, message: M
       'x-agua-event': message.content.event,
     },
     body,
-    redirect: 'manual',
-    signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
-  });
-  await res.body?.cancel();
-  if (res.status < 200 || res.status > 299) throw new Error(`HTTP ${res.status}`);
+  );
+  if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
 }
