@@ -3,7 +3,7 @@ import { expect, test } from './support/test';
 import { ACCOUNTS, menuLinks, sidebar, signIn, type Role } from './support/auth';
 
 const MENU: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Usuarios', 'Auditoría', 'Manual Admin'],
+  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Usuarios', 'Auditoría', 'Notificaciones', 'Manual Admin'],
   operator: ['Dashboard', 'Dispositivos', 'Alarmas'],
   viewer: ['Dashboard', 'Dispositivos', 'Alarmas'],
 };

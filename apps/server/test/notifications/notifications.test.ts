@@ -180,6 +180,9 @@ describe('notifications', () => {
       await waitFor(() => esc.received.length === 2, 5000);
       const titles = esc.received.map((r) => (JSON.parse(r.raw.toString()) as Body).title);
       expect(titles).toEqual(['Sin reconocer: Alta · Equipo sin señal', 'Sin reconocer: Alta · Equipo sin señal']);
+      // Deleting the webhook takes it out of the policy, which stays valid.
+      expect((await s.fetch(`/api/v1/webhooks/${w.body.id}`, { method: 'DELETE', cookie: admin })).status).toBe(204);
+      expect((await jsonOf<{ webhookIds: string[] }>(await s.fetch('/api/v1/notifications/escalation', { cookie: admin }))).body.webhookIds).toEqual([]);
     } finally {
       await esc.close();
     }

@@ -41,6 +41,7 @@ const routes: RouteObject[] = [
                 children: [
                   { path: 'users', ...screen(() => import('./routes/users')) },
                   { path: 'audit', ...screen(() => import('./routes/audit')) },
+                  { path: 'notifications', ...screen(() => import('./routes/notifications')) },
                   { path: 'manual', ...screen(() => import('./routes/manual')) },
                 ],
               },

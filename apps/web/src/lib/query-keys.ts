@@ -14,4 +14,7 @@ export const queryKeys = {
   config: ['config'] as const,
   storage: ['system', 'storage'] as const,
   myNotifications: ['notifications', 'me'] as const,
+  webhooks: ['webhooks'] as const,
+  escalation: ['notifications', 'escalation'] as const,
+  deliveries: ['notifications', 'deliveries'] as const,
 } as const;

@@ -162,6 +162,9 @@ export class NotificationsService {
   async deleteWebhook(id: string, actor: Actor): Promise<void> {
     if (!this.d.directory.webhook(id)) throw notFound('WEBHOOK_NOT_FOUND');
     await this.d.repo.deleteWebhook(id);
+    // The escalation policy forgets it too: a policy naming a webhook that is gone could not be saved again.
+    const policy = this.d.directory.escalation();
+    if (policy.webhookIds.includes(id)) await this.d.repo.putEscalation({ ...policy, webhookIds: policy.webhookIds.filter((w) => w !== id) });
     await this.d.directory.reload();
     await this.record('webhook.deleted', id, actor);
   }
