@@ -10,7 +10,7 @@ import { useAlarmSoundSetting } from '@/features/alarms/hooks/use-alarm-sound';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
 import { cn } from '@/lib/utils';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 type Tab = 'open' | 'history';
 

@@ -9,7 +9,7 @@ import { AuditFilters } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
 import { toAuditQuery, useAuditFilters } from '@/features/audit/hooks/use-audit-filters';
 import { isApiError } from '@/lib/api-client';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 export default function AuditRoute() {
   const filters = useAuditFilters();

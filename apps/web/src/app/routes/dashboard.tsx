@@ -7,7 +7,7 @@ import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
 import { DataAgeNotice } from '@/features/live/components/data-age-notice';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 export default function DashboardRoute() {
   const { user } = useAuth();

@@ -14,7 +14,7 @@ import { DeviceList } from '@/features/devices/components/device-list';
 import { useDevices } from '@/features/devices/hooks/use-devices';
 import { TrendChart } from '@/features/history/components/trend-chart';
 import { DataAgeNotice } from '@/features/live/components/data-age-notice';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 export default function DevicesRoute() {
   const { user } = useAuth();

@@ -2,7 +2,7 @@ import { PageHeader } from '@/components/page-header';
 import { FullPageSpinner } from '@/components/ui/spinner';
 import { useMyNotifications } from '@/features/notifications/api/my-notifications';
 import { MyNotificationsForm } from '@/features/notifications/components/my-notifications-form';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 export default function MyNotificationsRoute() {
   const { data, error, refetch } = useMyNotifications();

@@ -7,7 +7,7 @@ import { NewUserDialog } from '@/features/users/components/new-user-dialog';
 import { UserActionDialogs, type ActiveUserAction } from '@/features/users/components/user-action-dialogs';
 import { UserList } from '@/features/users/components/user-list';
 import { UsersTiles } from '@/features/users/components/users-tiles';
-import { LoadError } from './load-error';
+import { LoadError } from '@/components/load-error';
 
 export default function UsersRoute() {
   const { user: me } = useAuth();

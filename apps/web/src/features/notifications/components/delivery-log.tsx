@@ -10,7 +10,8 @@ import { Spinner } from '@/components/ui/spinner';
 import { formatDateTime, formatTime } from '@/lib/format';
 import { useDeliveries } from '../api/deliveries';
 import { CHANNEL_LABELS, DELIVERY_EVENT_LABELS, DELIVERY_STATE_FILTERS, DELIVERY_STATE_LABELS } from '../utils/notification-labels';
-import { SectionError, SectionTitle } from './section';
+import { LoadError } from '@/components/load-error';
+import { SectionTitle } from './section';
 
 const HEADERS = ['Fecha y hora', 'Evento', 'Destinatario', 'Título', 'Estado e intentos', 'Último error'];
 
@@ -40,7 +41,7 @@ export function DeliveryLog() {
       </CardHeader>
       <CardContent>
         {deliveries.isError && !deliveries.data ? (
-          <SectionError message={deliveries.error.message} onRetry={() => void deliveries.refetch()} />
+          <LoadError message={deliveries.error.message} onRetry={() => void deliveries.refetch()} />
         ) : deliveries.isPending ? (
           <div className="grid gap-2" aria-hidden="true">
             {Array.from({ length: 4 }, (_, i) => (

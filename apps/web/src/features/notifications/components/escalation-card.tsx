@@ -15,7 +15,8 @@ import { useEscalation, useSaveEscalation, useTestEmail } from '../api/escalatio
 import { useWebhooks } from '../api/webhooks';
 import { PRIORITIES, WEBHOOK_FORMAT_LABELS } from '../utils/notification-labels';
 import { toEscalationForm, validateEscalation, type EscalationFieldErrors, type EscalationFormValues } from '../utils/validate-escalation';
-import { SectionError, SectionTitle } from './section';
+import { LoadError } from '@/components/load-error';
+import { SectionTitle } from './section';
 
 const ID = 'escalation';
 const FIELD_ORDER = ['maxPriority', 'afterMin', 'repeatMin', 'userIds', 'webhookIds'] as const;
@@ -58,7 +59,7 @@ export function EscalationCard({ users }: EscalationCardProps) {
       </CardHeader>
       <CardContent>
         {escalation.isError && !escalation.data ? (
-          <SectionError message={escalation.error.message} onRetry={() => void escalation.refetch()} />
+          <LoadError message={escalation.error.message} onRetry={() => void escalation.refetch()} />
         ) : escalation.data ? (
           // Remounted when the saved policy changes elsewhere: the form starts from what the server holds.
           <EscalationForm key={JSON.stringify(escalation.data)} policy={escalation.data} users={users} webhooks={webhooks} extraAction={testEmailButton} />
@@ -158,7 +159,7 @@ function EscalationForm({ policy, users, webhooks, extraAction }: EscalationForm
           legend="Avisar a usuarios"
           error={errors.userIds}
           loading={users.data === undefined && !users.error}
-          loadError={users.error ? <SectionError message={users.error.message} onRetry={users.retry} /> : null}
+          loadError={users.error ? <LoadError message={users.error.message} onRetry={users.retry} /> : null}
           empty="No hay usuarios activos."
           items={activeUsers.map((u) => ({ id: u.id, name: u.name, detail: `@${u.username} · ${u.email}` }))}
           checked={values.userIds}
@@ -169,7 +170,7 @@ function EscalationForm({ policy, users, webhooks, extraAction }: EscalationForm
           legend="Avisar a webhooks"
           error={errors.webhookIds}
           loading={webhooks.isPending}
-          loadError={webhooks.isError && !webhooks.data ? <SectionError message={webhooks.error.message} onRetry={() => void webhooks.refetch()} /> : null}
+          loadError={webhooks.isError && !webhooks.data ? <LoadError message={webhooks.error.message} onRetry={() => void webhooks.refetch()} /> : null}
           empty="No hay webhooks: créelos arriba."
           items={(webhooks.data ?? []).map((w: Webhook) => ({ id: w.id, name: w.name, detail: `${WEBHOOK_FORMAT_LABELS[w.format]}${w.enabled ? '' : ' · desactivado'}` }))}
           checked={values.webhookIds}

@@ -11,7 +11,8 @@ import { toast } from '@/components/ui/use-toast';
 import { useDeleteWebhook, useTestWebhook, useUpdateWebhook, useWebhooks } from '../api/webhooks';
 import { WEBHOOK_FORMAT_LABELS, priorityReachLabel } from '../utils/notification-labels';
 import { NewWebhookDialog } from './new-webhook-dialog';
-import { SectionError, SectionTitle } from './section';
+import { LoadError } from '@/components/load-error';
+import { SectionTitle } from './section';
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -64,7 +65,7 @@ export function WebhooksCard() {
       </CardHeader>
       <CardContent>
         {webhooks.isError && !webhooks.data ? (
-          <SectionError message={webhooks.error.message} onRetry={() => void webhooks.refetch()} />
+          <LoadError message={webhooks.error.message} onRetry={() => void webhooks.refetch()} />
         ) : webhooks.isPending ? (
           <div className="grid gap-2" aria-hidden="true">
             <Skeleton className="h-20" />
