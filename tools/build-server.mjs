@@ -15,6 +15,7 @@ export const serverBundle = path.join(distDir, 'server.mjs');
 const entries = {
   server: 'apps/server/src/server.ts',
   'readings-writer.worker': 'apps/server/src/features/telemetry/readings-writer.worker.ts',
+  'delivery.worker': 'apps/server/src/features/notifications/delivery.worker.ts',
 };
 /** What the bundle is made of: rebuilt when any of these is newer. */
 export const serverSources = ['apps/server/src', 'packages/shared/src', 'tools/simulator/src'].map((p) => path.join(root, p));

@@ -209,7 +209,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await ctx.mqtt.close();
     // After the broker: what devices sent until then is committed before the thread ends.
     await ctx.readingsWriter.close();
-    ctx.notifications.close();
+    await ctx.notifications.close();
   });
   return app;
 }

@@ -9,10 +9,8 @@ import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersRepository } from '../users/users.repository';
 import { AlarmNotices } from './alarm-notices';
-import { PermanentDeliveryError } from './channels/channel';
-import { EmailChannel } from './channels/email-channel';
-import { generateVapidKeys, PushChannel, type VapidKeys } from './channels/push-channel';
-import { sendWebhook } from './channels/webhook-channel';
+import { generateVapidKeys, type VapidKeys } from './channels/push-channel';
+import { DeliveryThread } from './delivery-thread';
 import { NotificationDirectory } from './notification-directory';
 import { NotificationSender, type Deliver, type OutboxStore } from './notification-sender';
 import { NotificationsRepository } from './notifications.repository';
@@ -22,8 +20,8 @@ export interface Notifications {
   service: NotificationsService;
   sender: NotificationSender;
   directory: NotificationDirectory;
-  /** Closes the SMTP connections. */
-  close(): void;
+  /** Ends the delivery thread (and its SMTP connections). */
+  close(): Promise<void>;
 }
 
 interface Deps {
@@ -53,17 +51,19 @@ export async function createNotifications(d: Deps): Promise<Notifications> {
   d.alarmEngine.useNoticePlanner((changes) => notices.annotate(changes));
 
   const vapid = config.vapidKeys ?? (JSON.parse(await d.settings.getOrCreate('vapid_keys', () => JSON.stringify(generateVapidKeys()))) as VapidKeys);
-  const email = config.smtpUrl ? new EmailChannel(config.smtpUrl, config.smtpFrom) : null;
-  const push = new PushChannel(vapid, vapidSubject(config));
+  const thread = new DeliveryThread({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, vapid, vapidSubject: vapidSubject(config) }, d.log);
+  // Whom to send to is decided here, with what the directory knows now; the sending is the thread's.
   const deliver: Deliver = async ([delivery], messages) => {
-    switch (delivery!.channel) {
-      case 'email':
-        if (!email) throw new PermanentDeliveryError('el servidor no tiene SMTP_URL');
-        return email.send(directory.user(delivery!.recipientId), messages);
+    const { channel, recipientId, target } = delivery!;
+    switch (channel) {
+      case 'email': {
+        const user = directory.user(recipientId);
+        return thread.send({ channel, user: user ? { email: user.email, active: user.status === 'active' } : null }, messages);
+      }
       case 'webhook':
-        return sendWebhook(directory.webhook(delivery!.recipientId), messages[0]!);
+        return thread.send({ channel, webhook: directory.webhook(recipientId) ?? null }, messages);
       case 'push':
-        return push.send(delivery!.target ? directory.subscription(delivery!.target) : undefined, messages[0]!);
+        return thread.send({ channel, subscription: (target && directory.subscription(target)) || null }, messages);
     }
   };
 
@@ -88,7 +88,7 @@ export async function createNotifications(d: Deps): Promise<Notifications> {
   if (!config.publicUrl && (config.smtpUrl || directory.webhooks().length > 0)) {
     d.log.warn('notifications are configured but PUBLIC_URL is not: e-mail and push are not sent, and webhooks carry no link to /alarms. Set PUBLIC_URL to the address people open the system on.');
   }
-  return { service, sender, directory, close: () => email?.close() };
+  return { service, sender, directory, close: () => thread.close() };
 }
 
 /** VAPID's contact: the system's https address, else the e-mail sender's address. */

@@ -1,7 +1,6 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import { notificationText, type NotificationContent } from '@agua/shared';
-import type { UserRecord } from '../../users/users.repository';
-import { ATTEMPT_TIMEOUT_MS, PermanentDeliveryError, type Message } from './channel';
+import { ATTEMPT_TIMEOUT_MS, type Message } from './channel';
 
 /** Notifications written out in full in a digest; the rest are counted (a flood's e-mail stays readable). */
 const DIGEST_SHOWN = 20;
@@ -36,8 +35,7 @@ export class EmailChannel {
    * One e-mail to the user: one notification, or — when several wait for the same person at once,
    * as in an alarm flood — all of them in one message, newest last.
    */
-  async send(user: UserRecord | undefined, messages: Message[]): Promise<void> {
-    if (!user || user.status !== 'active' || !user.email) throw new PermanentDeliveryError('el usuario ya no existe, está inactivo o no tiene correo');
+  async send(to: string, messages: Message[]): Promise<void> {
     const first = messages[0]!;
     const ids = messages.map((m) => m.deliveryId);
     const link = messages.find((m) => m.content.link)?.content.link ?? null;
@@ -47,7 +45,7 @@ export class EmailChannel {
     const text = [...shown.map((m) => notificationText(m.content)), ...(moreText ? [moreText] : [])].join('\n\n');
     await this.transport.sendMail({
       from: this.from,
-      to: user.email,
+      to,
       subject: messages.length === 1 ? first.content.title : `${messages.length} avisos de alarma · ${first.content.title}`,
       text: link ? `${text}\n\n${link}` : text,
       html: [...shown.map((m) => emailHtml(m.content)), ...(moreText ? [`<p>${escapeHtml(moreText)}</p>`] : [])].join('<hr style="border:0;border-top:1px solid #ccc;margin:12px 0">'),

@@ -1,0 +1,27 @@
+import type { NotificationChannel } from '@agua/shared';
+import type { Message } from './channels/channel';
+import type { VapidKeys } from './channels/push-channel';
+import type { PushSubscriptionRecord, WebhookRecord } from './notifications.repository';
+
+/** The delivery thread's start parameters: the channels' configuration. */
+export interface DeliveryThreadData {
+  smtpUrl: string | null;
+  smtpFrom: string;
+  vapid: VapidKeys;
+  vapidSubject: string;
+}
+
+/** Whom a delivery goes to, as the main thread knows them now (null: gone). */
+export type Recipient =
+  | { channel: 'email'; user: { email: string; active: boolean } | null }
+  | { channel: 'webhook'; webhook: WebhookRecord | null }
+  | { channel: 'push'; subscription: PushSubscriptionRecord | null };
+
+export type DeliveryRequest = { id: number; op: 'send'; recipient: Recipient; messages: Message[] } | { id: number; op: 'close' };
+
+/** Why an attempt failed, so the sender can tell a retry from giving up. */
+export type FailureKind = 'retry' | 'permanent' | 'gone';
+
+export type DeliveryResponse = { id: number; ok: true } | { id: number; ok: false; error: string; kind: FailureKind; name: string };
+
+export type { NotificationChannel };
