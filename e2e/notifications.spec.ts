@@ -16,6 +16,22 @@ test.describe('Notificaciones', () => {
     expect(installabilityErrors.filter((e) => e.errorId !== 'in-incognito')).toEqual([]);
   });
 
+  test('sin red, la app abre desde la caché del service worker y avisa de que los datos pueden estar desactualizados', async ({ page, context }) => {
+    await signIn(page, 'viewer');
+    await page.evaluate(async () => navigator.serviceWorker.ready);
+    // The service worker controls the page after a reload; then the network goes away.
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+    await context.setOffline(true);
+    try {
+      await page.reload();
+      await expect(page.getByText('Sin conexión: los datos mostrados pueden estar desactualizados.')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Alarmas' }).first()).toBeVisible();
+    } finally {
+      await context.setOffline(false);
+    }
+  });
+
   test('Mis notificaciones guarda qué alarmas llegan por correo y push', async ({ page }) => {
     await signIn(page, 'viewer');
     await page.getByRole('link', { name: 'Mis notificaciones' }).first().click();
