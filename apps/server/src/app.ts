@@ -283,6 +283,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const alarmsRepo = new AlarmsRepository(storage.db);
   // Alarm changes are written by the writer thread too: one connection writes (ADR 009).
   const alarmEngine = new AlarmEngine(alarmsRepo, { writeAll: (changes) => readingsWriter.writeAlarms(changes) }, alarmRules, devices, bus, app.log);
+  telemetry.useAlarms(alarmEngine);
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
     created: (device) => alarmRules.createDefaults(device),
     settingsChanged: (device, before) => alarmRules.thresholdsChanged(device, before),

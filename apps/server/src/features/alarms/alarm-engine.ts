@@ -1,6 +1,7 @@
 import {
   eventAlarmMessage,
   isAlarmOpen,
+  isNewerReading,
   isLevelSetpointKind,
   LEVEL_SETPOINT_KINDS,
   levelAlarmMessage,
@@ -21,7 +22,8 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import { StorageUnavailableError } from '../../storage/storage-health';
 import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
-import type { DeviceRecord } from '../devices/devices.repository';
+import { toReading } from '../devices/device.mapper';
+import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import type { AlarmRulesService } from './alarm-rules.service';
 import { toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepository, type Person } from './alarms.repository';
@@ -58,6 +60,11 @@ export interface AlarmChangeStore {
   writeAll(changes: AlarmChange[]): Promise<void>;
 }
 
+/** A reading about to be stored, as the engine needs it. */
+export type StageableReading = StoredReading & { deviceId: string };
+
+const NOTHING_STAGED = { changes: [] as AlarmChange[], committed: () => undefined, failed: () => undefined };
+
 /** Adds to each change, before it is stored, what it tells people (the notifications). */
 export type AlarmNoticePlanner = (changes: AlarmChange[]) => void;
 
@@ -88,6 +95,8 @@ export class AlarmEngine {
   private readonly levels = new Map<string, Array<{ tsMs: number; value: number }>>();
   private readonly shelveTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastStatus = new Map<string, Device['status']>();
+  /** The newest reading time evaluated per device, ahead of the devices' current reading while a commit is under way. */
+  private readonly evaluatedTs = new Map<string, number>();
   private readonly offs: Array<() => void> = [];
   private pending: Job[] = [];
   private staged: AlarmChange[] = [];
@@ -96,6 +105,8 @@ export class AlarmEngine {
   private drained: Promise<void> = Promise.resolve();
   private recoverTimer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** Open alarms are loaded: readings may be evaluated (before, the start-up evaluation covers them). */
+  private started = false;
   private planNotices: AlarmNoticePlanner = () => undefined;
 
   constructor(
@@ -115,9 +126,9 @@ export class AlarmEngine {
   async start(): Promise<void> {
     this.stopped = false;
     await this.loadOpen();
+    this.started = true;
     const quietly = (p: Promise<unknown>) => void p.catch(() => undefined);
     this.offs.push(
-      this.bus.on('reading.created', ({ deviceId, reading }) => quietly(this.submit(() => this.onReading(deviceId, reading)))),
       this.bus.on('device.updated', (device) => quietly(this.submit(() => this.onDevice(device)))),
       this.bus.on('device.removed', ({ id }) => quietly(this.submit(() => this.suppressDevice(id)))),
       this.bus.on('command.updated', (command) => quietly(this.submit(() => this.onCommand(command)))),
@@ -128,6 +139,7 @@ export class AlarmEngine {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.started = false;
     for (const off of this.offs.splice(0)) off();
     this.clearTimers();
     clearTimeout(this.recoverTimer);
@@ -174,6 +186,39 @@ export class AlarmEngine {
   private working(id: string): AlarmRecord | null {
     for (const a of this.openByRule.values()) if (a.id === id) return a;
     return null;
+  }
+
+  /**
+   * Evaluates readings about to be stored (TelemetryService, before its commit) and returns the
+   * alarm changes they cause, to be written in the same transaction: a reading and its alarm are
+   * stored together or not at all. Per device, only the newest reading that moves its current
+   * reading forward is evaluated (as the writer decides; a duplicate repeats a reading already
+   * evaluated). Announced once committed; a failed commit reloads the engine from the storage.
+   */
+  stageReadings(items: StageableReading[]): { changes: AlarmChange[]; committed: () => void; failed: (err: unknown) => void } {
+    const newest = new Map<string, StageableReading>();
+    for (const r of items) {
+      const latest = newest.get(r.deviceId)?.tsMs ?? this.evaluatedTsOf(r.deviceId);
+      if (isNewerReading(latest, r.tsMs)) newest.set(r.deviceId, r);
+    }
+    if (!this.started || this.stopped || newest.size === 0) return NOTHING_STAGED;
+    // Engine work stages changes only inside a drain's synchronous part: nothing is staged now.
+    const before = this.staged.length;
+    for (const r of newest.values()) {
+      this.evaluatedTs.set(r.deviceId, r.tsMs);
+      this.onReading(r.deviceId, toReading(r));
+    }
+    const changes = this.staged.splice(before);
+    if (changes.length > 0) this.planNotices(changes);
+    return {
+      changes,
+      committed: () => this.announce(changes),
+      failed: (err) => {
+        if (changes.length === 0) return;
+        this.log.error({ err, changes: changes.length }, 'readings and their alarm changes were not stored; reloading alarms from the storage');
+        void this.recover();
+      },
+    };
   }
 
   /**
@@ -473,11 +518,7 @@ export class AlarmEngine {
         await this.recover();
         continue;
       }
-      for (const { alarm } of staged) {
-        if (isAlarmOpen(alarm.state)) this.storedOpen.set(alarm.id, alarm);
-        else this.storedOpen.delete(alarm.id);
-        this.bus.emit('alarm.updated', toAlarm(alarm));
-      }
+      this.announce(staged);
       jobs.forEach((job, i) => {
         const r = results[i]!;
         if (r.ok) job.resolve(r.value);
@@ -489,8 +530,25 @@ export class AlarmEngine {
     }
   }
 
+  /** Stored changes become what readers see, and are announced. */
+  private announce(changes: AlarmChange[]): void {
+    for (const { alarm } of changes) {
+      if (isAlarmOpen(alarm.state)) this.storedOpen.set(alarm.id, alarm);
+      else this.storedOpen.delete(alarm.id);
+      this.bus.emit('alarm.updated', toAlarm(alarm));
+    }
+  }
+
+  private evaluatedTsOf(deviceId: string): number | undefined {
+    const known = this.evaluatedTs.get(deviceId);
+    if (known !== undefined) return known;
+    const current = this.devices.getApi(deviceId)?.reading;
+    return current ? Date.parse(current.ts) : undefined;
+  }
+
   /** Memory back in step with the storage after a failed write; evaluated again a little later. */
   private async recover(): Promise<void> {
+    this.evaluatedTs.clear();
     this.pending.splice(0).forEach((job) => job.reject(new StorageUnavailableError('alarm storage failed')));
     await this.loadOpen().catch((err: unknown) => this.log.error({ err }, 'reloading alarms failed'));
     clearTimeout(this.recoverTimer);

@@ -56,6 +56,7 @@ export class SqliteAlarmsWriter {
     });
   }
 
+  /** In a transaction of its own, or inside the caller's (better-sqlite3 nests it as a savepoint). */
   writeAll(changes: AlarmChange[]): void {
     this.writeAllTx(changes);
   }

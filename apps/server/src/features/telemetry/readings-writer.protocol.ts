@@ -4,7 +4,7 @@ import type { ReadingToStore } from './readings.writer';
 
 /** What the server asks of the writer thread (readings, alarm changes, the notification outbox); each request is answered once, in order. */
 export type WriterRequest =
-  | { id: number; op: 'write'; packed: PackedReadings }
+  | { id: number; op: 'write'; packed: PackedReadings; changes: AlarmChange[] }
   | { id: number; op: 'alarms'; changes: AlarmChange[] }
   | { id: number; op: 'outboxWrite'; entries: OutboxEntry[] }
   | { id: number; op: 'outboxClaim'; claims: OutboxClaim[] }

@@ -31,10 +31,13 @@ export class ReadingsWriterThread {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  /** Stores the readings in one transaction; for each, whether it was new (false = duplicate). */
-  async write(items: ReadingToStore[]): Promise<boolean[]> {
+  /**
+   * Stores the readings, and the alarm changes they cause, in one transaction; for each reading,
+   * whether it was new (false = duplicate).
+   */
+  async write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
     try {
-      const fresh = (await this.request({ op: 'write', packed: packReadings(items) })) as boolean[];
+      const fresh = (await this.request({ op: 'write', packed: packReadings(items), changes })) as boolean[];
       this.health?.succeeded();
       return fresh;
     } catch (err) {

@@ -21,7 +21,8 @@ const port = parentPort!;
 function run(req: WriterRequest): unknown {
   switch (req.op) {
     case 'write':
-      return writer.write(unpackReadings(req.packed));
+      // The alarm changes the readings cause commit in the readings' transaction (ADR 009).
+      return writer.write(unpackReadings(req.packed), () => req.changes.length > 0 && alarms.writeAll(req.changes));
     case 'alarms':
       return alarms.writeAll(req.changes);
     case 'outboxWrite':

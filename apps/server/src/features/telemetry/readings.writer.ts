@@ -36,7 +36,7 @@ export class SqliteReadingsWriter {
   private readonly updateRun: BetterSqlite3.Statement;
   private readonly deleteRunsBefore: BetterSqlite3.Statement;
   private readonly deleteRunsOf: BetterSqlite3.Statement;
-  private readonly writeAll: (items: ReadingToStore[]) => boolean[];
+  private readonly writeAll: (items: ReadingToStore[], alsoInTransaction: () => void) => boolean[];
 
   constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
@@ -50,14 +50,21 @@ export class SqliteReadingsWriter {
     this.updateRun = sqlite.prepare('UPDATE telemetry_seq_runs SET seq_to = ?, last_received_ms = ? WHERE id = ?');
     this.deleteRunsBefore = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE last_received_ms < ?');
     this.deleteRunsOf = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE device_id = ?');
-    this.writeAll = sqlite.transaction((items: ReadingToStore[]) => this.writeInTransaction(items));
+    this.writeAll = sqlite.transaction((items: ReadingToStore[], alsoInTransaction: () => void) => {
+      const fresh = this.writeInTransaction(items);
+      alsoInTransaction();
+      return fresh;
+    });
     this.loadRuns(sqlite, nowMs);
   }
 
-  /** Writes all readings in one committed transaction. */
-  write(items: ReadingToStore[]): boolean[] {
+  /**
+   * Writes all readings in one committed transaction, with whatever else must commit with them
+   * (the alarm changes the readings cause): both or neither.
+   */
+  write(items: ReadingToStore[], alsoInTransaction: () => void = () => undefined): boolean[] {
     try {
-      const fresh = this.writeAll(items);
+      const fresh = this.writeAll(items, alsoInTransaction);
       this.runs.commit();
       return fresh;
     } catch (err) {

@@ -12,19 +12,56 @@ export interface IngestResult {
   duplicates: number;
 }
 
+/** The alarm changes a commit of readings causes, staged before it and stored in its transaction. */
+export interface StagedAlarms<C> {
+  changes: C[];
+  /** The transaction committed: announce the changes. */
+  committed(): void;
+  /** It did not: the evaluation is undone. */
+  failed(err: unknown): void;
+}
+
+/** Evaluates the alarms of readings about to be stored (the alarm engine; ADR 009). */
+export interface ReadingAlarms<C> {
+  stageReadings(items: ReadingToStore[]): StagedAlarms<C>;
+}
+
+/** The writer of readings, with the alarm changes to commit beside them. */
+export interface ReadingsStore<C> {
+  write(items: ReadingToStore[], changes: C[]): Promise<boolean[]>;
+}
+
 /**
  * Device telemetry, whatever the transport (the gateway admitted the device): validation,
- * durable storage (group commit), then the device's current reading and the browsers.
+ * durable storage (group commit, with the alarm changes the readings cause), then the device's
+ * current reading and the browsers.
  */
-export class TelemetryService {
+export class TelemetryService<C = unknown> {
   private readonly commits: GroupCommit<ReadingToStore, boolean>;
+  private alarms: ReadingAlarms<C> | null = null;
 
   constructor(
-    writer: { write(items: ReadingToStore[]): Promise<boolean[]> },
+    writer: ReadingsStore<C>,
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
   ) {
-    this.commits = new GroupCommit((items) => writer.write(items));
+    // One commit holds a group's readings and the alarm changes they cause: both or neither.
+    this.commits = new GroupCommit(async (items) => {
+      const staged = this.alarms?.stageReadings(items);
+      try {
+        const fresh = await writer.write(items, staged?.changes ?? []);
+        staged?.committed();
+        return fresh;
+      } catch (err) {
+        staged?.failed(err);
+        throw err;
+      }
+    });
+  }
+
+  /** The alarm engine, once it exists (it is built after telemetry). */
+  useAlarms(alarms: ReadingAlarms<C>): void {
+    this.alarms = alarms;
   }
 
   /** Validates and stores a message or batch; resolves once every accepted reading is committed. */
