@@ -61,7 +61,7 @@ export interface AlarmChangeStore {
 }
 
 /** A reading about to be stored, as the engine needs it. */
-export type StageableReading = StoredReading & { deviceId: string };
+export type StageableReading = StoredReading & { deviceId: string; newestInMessage?: boolean };
 
 const NOTHING_STAGED = { changes: [] as AlarmChange[], committed: () => undefined, failed: () => undefined };
 
@@ -191,20 +191,16 @@ export class AlarmEngine {
   /**
    * Evaluates readings about to be stored (TelemetryService, before its commit) and returns the
    * alarm changes they cause, to be written in the same transaction: a reading and its alarm are
-   * stored together or not at all. Per device, only the newest reading that moves its current
-   * reading forward is evaluated (as the writer decides; a duplicate repeats a reading already
-   * evaluated). Announced once committed; a failed commit reloads the engine from the storage.
+   * stored together or not at all. The newest reading of each message or batch is evaluated when
+   * it moves its device's current reading forward (as the writer decides; a duplicate repeats a
+   * reading already evaluated), in arrival order. Announced once committed; a failed commit reloads the engine from the storage.
    */
   stageReadings(items: StageableReading[]): { changes: AlarmChange[]; committed: () => void; failed: (err: unknown) => void } {
-    const newest = new Map<string, StageableReading>();
-    for (const r of items) {
-      const latest = newest.get(r.deviceId)?.tsMs ?? this.evaluatedTsOf(r.deviceId);
-      if (isNewerReading(latest, r.tsMs)) newest.set(r.deviceId, r);
-    }
-    if (!this.started || this.stopped || newest.size === 0) return NOTHING_STAGED;
+    if (!this.started || this.stopped) return NOTHING_STAGED;
     // Engine work stages changes only inside a drain's synchronous part: nothing is staged now.
     const before = this.staged.length;
-    for (const r of newest.values()) {
+    for (const r of items) {
+      if (!r.newestInMessage || !isNewerReading(this.evaluatedTsOf(r.deviceId), r.tsMs)) continue;
       this.evaluatedTs.set(r.deviceId, r.tsMs);
       this.onReading(r.deviceId, toReading(r));
     }

@@ -14,6 +14,8 @@ export interface ReadingToStore {
   receivedMs: number;
   /** False for a reading the server records itself (a travel fault): the device was not heard. */
   fromDevice: boolean;
+  /** The newest reading of its device in its message or batch: the one alarms are evaluated on (not stored). */
+  newestInMessage?: boolean;
 }
 
 /** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */

@@ -68,6 +68,7 @@ export class TelemetryService<C = unknown> {
   async ingest(device: DeviceRecord, body: unknown, receivedMs = Date.now()): Promise<IngestResult> {
     const messages = validateTelemetry(body, device, receivedMs);
     const items = messages.map((m) => this.toStore(device, m, receivedMs));
+    markNewest(items);
     const fresh = await this.commits.submit(items);
     this.publishNewest(device.id, items, fresh);
     const accepted = fresh.filter(Boolean).length;
@@ -90,7 +91,7 @@ export class TelemetryService<C = unknown> {
   async recordGateFault(deviceId: string, nowMs = Date.now()): Promise<void> {
     const device = this.devices.get(deviceId);
     if (!device || device.type !== 'motorized_gate') return;
-    const item: ReadingToStore = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false };
+    const item: ReadingToStore = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
     const fresh = await this.commits.submit([item]);
     this.publishNewest(deviceId, [item], fresh);
   }
@@ -107,4 +108,11 @@ export class TelemetryService<C = unknown> {
       this.bus.emit('reading.created', { deviceId, reading: toReading(stored) });
     }
   }
+}
+
+/** Marks the newest reading of a message or batch (one device): alarms are evaluated on it, as on the current reading. */
+function markNewest(items: ReadingToStore[]): void {
+  let newest: ReadingToStore | undefined;
+  for (const r of items) if (isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
+  if (newest) newest.newestInMessage = true;
 }
