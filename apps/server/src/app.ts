@@ -27,7 +27,8 @@ import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DeviceGateway } from './features/gateway/device-gateway';
 import deviceRoutes from './features/gateway/device.routes';
 import { DeviceRateLimiter } from './features/gateway/rate-limiter';
-import { DevicesRepository } from './features/devices/devices.repository';
+import { demoDeviceKey, hashDeviceKey } from './features/devices/device-keys';
+import { DevicesRepository, type DeviceRecord } from './features/devices/devices.repository';
 import { ReadingsRepository } from './features/history/readings.repository';
 import historyRoutes from './features/history/history.routes';
 import { HistoryService } from './features/history/history.service';
@@ -38,7 +39,11 @@ import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
 import { createNotifications, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
+import { BrokerAccounts } from './features/mqtt/external/broker-accounts';
+import { BrokerCredentials } from './features/mqtt/external/broker-credentials';
+import { ExternalBroker } from './features/mqtt/external/external-broker';
 import { MqttBroker } from './features/mqtt/mqtt.broker';
+import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import systemRoutes from './features/system/system.routes';
 import { ReadingsWriterThread } from './features/telemetry/readings-writer.thread';
 import { TelemetryService } from './features/telemetry/telemetry.service';
@@ -92,7 +97,7 @@ export interface AppContext {
   telemetry: TelemetryService;
   gateway: DeviceGateway;
   readingsWriter: ReadingsWriterThread;
-  mqtt: MqttBroker;
+  mqtt: MqttTransport;
   commands: CommandsService;
   commandsRepo: CommandsRepository;
   deviceAdmin: DeviceAdminService;
@@ -198,10 +203,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const jobs = backgroundJobs(ctx, app.log);
   app.decorate('jobs', jobs);
-  // The broker takes its port when the app gets ready, so a taken port stops the start.
+  // The broker takes its port (or the external one is reached) when the app gets ready: a failure stops the start.
   app.addHook('onReady', async () => {
-    const port = await ctx.mqtt.listen();
-    app.log.info({ port }, 'embedded MQTT broker listening');
+    await ctx.mqtt.start();
     await jobs.startAll();
   });
   app.addHook('onClose', async () => {
@@ -241,6 +245,32 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
   );
 }
 
+/** The embedded broker, or the utility's own (MQTT_URL) with the device accounts kept in step on it. */
+function mqttTransport(
+  config: Config,
+  deps: { storage: Storage; keyPepper: string; devices: DevicesService; gateway: DeviceGateway; bus: EventBus; log: FastifyBaseLogger },
+): MqttTransport {
+  const { gateway, bus, log } = deps;
+  if (!config.externalBroker) {
+    return new MqttBroker({ port: config.mqttPort, host: config.host, gateway, bus, log, connectionCap: connectionCapFor(config) });
+  }
+  const broker = config.externalBroker;
+  const credentials = new BrokerCredentials(deps.storage.db, deps.keyPepper);
+  // A demo device's key is public (PROTOCOL.md), so its account can always be made again.
+  const knownKey = (device: DeviceRecord) => {
+    const key = demoDeviceKey(device.id);
+    return device.keyHash === hashDeviceKey(deps.keyPepper, key) ? key : null;
+  };
+  return new ExternalBroker({
+    config: broker,
+    instanceId: config.instanceId,
+    gateway,
+    bus,
+    log,
+    accounts: (dynsec) => new BrokerAccounts({ dynsec, devices: deps.devices, credentials, knownKey, serverUsername: broker.username, log }),
+  });
+}
+
 async function createContext(config: Config, storage: Storage, app: FastifyInstance): Promise<AppContext> {
   const bus = new EventBus();
   const users = new UsersRepository(storage.db);
@@ -274,7 +304,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
   const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands });
-  const mqtt = new MqttBroker({ port: config.mqttPort, host: config.host, gateway, bus, log: app.log, connectionCap: connectionCapFor(config) });
+  const mqtt = mqttTransport(config, { storage, keyPepper, devices, gateway, bus, log: app.log });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
   const readings = new ReadingsRepository(storage.db);
@@ -284,6 +314,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   // Alarm changes are written by the writer thread too: one connection writes (ADR 009).
   const alarmEngine = new AlarmEngine(alarmsRepo, { writeAll: (changes) => readingsWriter.writeAlarms(changes) }, alarmRules, devices, bus, app.log);
   telemetry.useAlarms(alarmEngine);
+  const deviceAccess = mqtt instanceof ExternalBroker ? mqtt.accounts : undefined;
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
     created: (device) => alarmRules.createDefaults(device),
     settingsChanged: (device, before) => alarmRules.thresholdsChanged(device, before),
@@ -294,7 +325,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       await alarmEngine.purgeDevice(deviceId);
       alarmRules.forget(deviceId);
     },
-  });
+  }, deviceAccess);
   const alarms = new AlarmsService(alarmEngine, alarmsRepo, audit);
   const notifications = await createNotifications({ config, db: storage.db, settings, users, devices, alarmEngine, store: readingsWriter, audit, log: app.log });
   bus.on('alarm.updated', () => notifications.sender.kick());

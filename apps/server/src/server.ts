@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { ConfigError, isLoopback, loadConfig } from './config/env';
 import type { Fleet } from '@agua/simulator';
 import { startDemoSimulation } from './demo/simulation';
+import { BrokerUnreachableError } from './features/mqtt/external/external-broker';
 import { MqttPortError } from './features/mqtt/mqtt.broker';
 
 /** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
@@ -46,7 +47,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (err instanceof MqttPortError) {
+    if (err instanceof MqttPortError || err instanceof BrokerUnreachableError) {
       app.log.fatal(err.message);
     } else if (e.code === 'EADDRINUSE') {
       app.log.fatal(`Port ${config.port} is already in use (PORT). Choose another with PORT=…`);
@@ -60,7 +61,9 @@ async function main(): Promise<void> {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = isLoopback(config.host) || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-    fleets = startDemoSimulation(`http://${host}:${port}`, `mqtt://${host}:${app.ctx.mqtt.port()}`, app.log, { seed: config.simulatorSeed, gateFaults: config.simulatorGateFaults });
+    // Demo gates connect where devices connect: the embedded broker, or the external one.
+    const mqttUrl = config.externalBroker?.url ?? `mqtt://${host}:${app.ctx.mqtt.port()}`;
+    fleets = startDemoSimulation(`http://${host}:${port}`, mqttUrl, app.log, { seed: config.simulatorSeed, gateFaults: config.simulatorGateFaults });
     app.log.info('device simulator running for the demo devices');
   }
 }

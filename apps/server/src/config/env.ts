@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_OFFLINE_AFTER_S } from '@agua/shared';
 
@@ -56,10 +58,24 @@ export interface Config {
   pushAllowHttp: boolean;
   /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
   deviceKeyPepper: string | null;
+  /** The utility's own MQTT broker (MQTT_URL, MQTT_CA_FILE); null = the embedded broker on MQTT_PORT. */
+  externalBroker: ExternalBrokerConfig | null;
+  /** This instance's name in logs and in its broker sessions (INSTANCE_ID; default host name and port). */
+  instanceId: string;
   version: string;
 }
 
 export class ConfigError extends Error {}
+
+/** Where the external broker is and how the server signs in to it as its administrative client. */
+export interface ExternalBrokerConfig {
+  /** mqtt://host:port or mqtts://host:port, without the credentials. */
+  url: string;
+  username: string;
+  password: string;
+  /** CA certificate (PEM) that signs the broker's certificate, for mqtts:// with a private CA. */
+  caFile: string | null;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -80,14 +96,14 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-const NOT_YET = ['DATABASE_URL', 'MQTT_URL', 'REDIS_URL'] as const;
+const NOT_YET = ['DATABASE_URL', 'REDIS_URL'] as const;
 
 /** Parses and validates the environment; throws ConfigError with a clear message. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   for (const name of NOT_YET) {
     if (env[name]) {
       throw new ConfigError(
-        `${name} is set, but the scale mode (PostgreSQL, external MQTT broker, Redis) is not available in this version. Unset ${name} to run on the embedded default (SQLite, embedded broker).`,
+        `${name} is set, but PostgreSQL and Redis are not available in this version. Unset ${name} to run on the embedded default (SQLite).`,
       );
     }
   }
@@ -145,6 +161,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     vapidKeys: vapidKeysOf(env),
     pushAllowHttp: bool(env, 'PUSH_ALLOW_HTTP', false),
+    externalBroker: externalBrokerOf(env),
+    instanceId: instanceIdOf(env),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
   };
@@ -165,6 +183,42 @@ function smtpUrlOf(raw: string | undefined): string | null {
   const url = urlOf(value, 'SMTP_URL must be a URL such as smtp://user:pass@host:587 (secrets are never logged)');
   if (!['smtp:', 'smtps:'].includes(url.protocol) || !url.hostname) throw new ConfigError('SMTP_URL must start with smtp:// or smtps:// and name a host');
   return value;
+}
+
+function externalBrokerOf(env: Env): ExternalBrokerConfig | null {
+  const value = env.MQTT_URL?.trim();
+  const caFile = env.MQTT_CA_FILE?.trim() || null;
+  if (!value) {
+    if (caFile) throw new ConfigError('MQTT_CA_FILE is set without MQTT_URL: it is the CA of an external broker');
+    return null;
+  }
+  const url = urlOf(value, 'MQTT_URL must be a URL such as mqtt://user:pass@broker.example:1883 (secrets are never logged)');
+  if (!['mqtt:', 'mqtts:'].includes(url.protocol) || !url.hostname) throw new ConfigError('MQTT_URL must start with mqtt:// or mqtts:// and name a host');
+  if (!url.username || !url.password) {
+    throw new ConfigError("MQTT_URL must carry the administrative client's user and password (mqtt://user:pass@host:port): the server keeps the broker's device accounts with it");
+  }
+  if (url.pathname.replace(/\/$/, '') !== '' || url.search) throw new ConfigError('MQTT_URL takes no path or query: mqtt://user:pass@host:port');
+  if (caFile) {
+    if (url.protocol !== 'mqtts:') throw new ConfigError('MQTT_CA_FILE is only used with mqtts:// in MQTT_URL');
+    if (!fs.existsSync(caFile)) throw new ConfigError(`MQTT_CA_FILE names a file that does not exist: ${caFile}`);
+  }
+  const port = url.port || (url.protocol === 'mqtts:' ? '8883' : '1883');
+  return {
+    url: `${url.protocol}//${url.hostname}:${port}`,
+    username: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    caFile: caFile ? path.resolve(caFile) : null,
+  };
+}
+
+function instanceIdOf(env: Env): string {
+  const given = env.INSTANCE_ID?.trim();
+  if (given) {
+    if (!/^[A-Za-z0-9._-]{1,64}$/.test(given)) throw new ConfigError(`INSTANCE_ID may hold letters, digits, '.', '_' and '-' (up to 64), got "${given}"`);
+    return given;
+  }
+  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 48) || 'agua';
+  return `${host}-${env.PORT?.trim() || '8080'}`;
 }
 
 function publicUrlOf(raw: string | undefined): string | null {

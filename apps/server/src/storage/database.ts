@@ -8,6 +8,7 @@ import * as m003 from './migrations/003-seq-runs';
 import * as m004 from './migrations/004-alarm-rules';
 import * as m005 from './migrations/005-alarms';
 import * as m006 from './migrations/006-notifications';
+import * as m007 from './migrations/007-broker-credentials';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-alarm-rules': m004,
   '005-alarms': m005,
   '006-notifications': m006,
+  '007-broker-credentials': m007,
 };
 
 export interface Storage {

@@ -214,6 +214,12 @@ export interface NotificationOutboxTable {
   sent_at_ms: number | null;
 }
 
+export interface BrokerCredentialsTable {
+  device_id: string;
+  key_sealed: string;
+  issued_at_ms: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -232,4 +238,5 @@ export interface Database {
   push_subscriptions: PushSubscriptionsTable;
   notification_contents: NotificationContentsTable;
   notification_outbox: NotificationOutboxTable;
+  broker_credentials: BrokerCredentialsTable;
 }

@@ -117,13 +117,29 @@ describe('loadConfig', () => {
 
   it.each([
     ['DATABASE_URL', 'postgres://agua:secret@db/agua'],
-    ['MQTT_URL', 'mqtt://broker.example:1883'],
     ['REDIS_URL', 'redis://cache:6379'],
-  ])('stops on %s (scale mode not available yet) with a message naming it', (name, value) => {
+  ])('stops on %s (PostgreSQL and Redis not available yet) with a message naming it', (name, value) => {
     const err = configErrorOf({ [name]: value });
     expect(err.message).toContain(name);
     // The message must not echo the URL, which may hold a password.
     expect(err.message).not.toContain('secret');
+  });
+
+  it('external broker: MQTT_URL with the administrative credentials, never echoed; MQTT_CA_FILE only with mqtts', () => {
+    expect(loadConfig({}).externalBroker).toBeNull();
+    const broker = loadConfig({ MQTT_URL: 'mqtts://agua%40srv:s%3Acret@broker.example' }).externalBroker;
+    expect(broker).toEqual({ url: 'mqtts://broker.example:8883', username: 'agua@srv', password: 's:cret', caFile: null });
+    expect(loadConfig({ MQTT_URL: 'mqtt://a:b@10.0.0.5:1884' }).externalBroker?.url).toBe('mqtt://10.0.0.5:1884');
+    for (const bad of ['mqtt://broker.example:1883', 'http://user:secret@broker', 'mqtt://user:secret@broker/agua', 'not a url secret']) {
+      const err = configErrorOf({ MQTT_URL: bad });
+      expect(err.message).toContain('MQTT_URL');
+      expect(err.message).not.toContain('secret');
+    }
+    expect(configErrorOf({ MQTT_URL: 'mqtt://a:b@broker', MQTT_CA_FILE: '/etc/hostname' }).message).toContain('MQTT_CA_FILE');
+    expect(configErrorOf({ MQTT_URL: 'mqtts://a:b@broker', MQTT_CA_FILE: '/nonexistent/ca.pem' }).message).toContain('MQTT_CA_FILE');
+    expect(configErrorOf({ MQTT_CA_FILE: '/etc/hostname' }).message).toContain('MQTT_URL');
+    expect(configErrorOf({ INSTANCE_ID: 'a b' }).message).toContain('INSTANCE_ID');
+    expect(loadConfig({ INSTANCE_ID: 'agua-1' }).instanceId).toBe('agua-1');
   });
 
   it('notifications: PUBLIC_URL as a base URL, SMTP_URL checked without echoing it, VAPID keys in pairs', () => {

@@ -54,7 +54,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  const mqttPort = app.ctx.mqtt.port();
+  const mqttPort = app.ctx.mqtt.port() ?? 0;
 
   const doFetch: TestServer['fetch'] = (pathname, init = {}) => {
     const { cookie, json, ...rest } = init;

@@ -5,10 +5,16 @@ import net from 'node:net';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
-import { MAX_QUEUED_PER_CLIENT } from '../../src/features/mqtt/mqtt.broker';
+import { MAX_QUEUED_PER_CLIENT, MqttBroker } from '../../src/features/mqtt/mqtt.broker';
 import { demoKey, startServer, type TestServer } from '../helpers/server';
 import { GATE_1, GATE_2, LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, gateMsg, levelMsg, postTelemetry, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 import { createDevice, expectApiError, issueOk, jsonOf, waitForCommandStatus } from '../helpers/api';
+
+/** These tests look inside the embedded broker (its retained messages and queues). */
+function embedded(s: TestServer): MqttBroker {
+  if (!(s.app.ctx.mqtt instanceof MqttBroker)) throw new Error('not the embedded broker');
+  return s.app.ctx.mqtt;
+}
 
 /** How long a "receives nothing" check waits after its SUBACK (retained messages follow it at once). */
 const QUIET_MS = 400;
@@ -83,7 +89,7 @@ describe('MQTT hardening (no rate limit)', () => {
       const closed = closedByServer(client);
       client.publish(`agua/v1/${GATE_2}/${leaf}`, forgedCommand(), { qos: 1, retain });
       await closed;
-      expect(await s.app.ctx.mqtt.retainedTopics(GATE_2)).toEqual([]);
+      expect(await embedded(s).retainedTopics(GATE_2)).toEqual([]);
     });
 
     it('a later session — and one after a key rotation — receives no forged command', async () => {
@@ -109,7 +115,7 @@ describe('MQTT hardening (no rate limit)', () => {
       const { client } = await device(s, GATE_1, { will });
       client.stream.destroy();
       await sleep(200);
-      expect(await s.app.ctx.mqtt.retainedTopics(GATE_1)).toEqual([]);
+      expect(await embedded(s).retainedTopics(GATE_1)).toEqual([]);
       const later = await device(s, GATE_1);
       await subscribeCodes(later.client, topics.commands(GATE_1));
       await sleep(QUIET_MS);
@@ -125,7 +131,7 @@ describe('MQTT hardening (no rate limit)', () => {
       client.publish(topics.telemetry(LEVEL_1), JSON.stringify(levelMsg(LEVEL_1, 1.5)), { qos: 1, retain: true });
       await closed;
       expect(countReadings(s, LEVEL_1)).toBe(before);
-      expect(await s.app.ctx.mqtt.retainedTopics(LEVEL_1)).toEqual([]);
+      expect(await embedded(s).retainedTopics(LEVEL_1)).toEqual([]);
     });
 
     it('a retained command ack closes the connection too', async () => {
@@ -133,7 +139,7 @@ describe('MQTT hardening (no rate limit)', () => {
       const closed = closedByServer(client);
       client.publish(topics.commandAck(LEVEL_1), JSON.stringify({ id: 'cmd_x', success: true }), { qos: 1, retain: true });
       await closed;
-      expect(await s.app.ctx.mqtt.retainedTopics(LEVEL_1)).toEqual([]);
+      expect(await embedded(s).retainedTopics(LEVEL_1)).toEqual([]);
     });
 
     it('a retained status `online` is accepted and a later session finds it; one of 1 KB closes the connection', async () => {
@@ -158,7 +164,7 @@ describe('MQTT hardening (no rate limit)', () => {
       const will = { topic: topics.status(id), payload: Buffer.from('offline'), qos: 1 as const, retain: true };
       const { client } = await device(s, id, { will });
       await publishRetained(client, topics.status(id), 'online');
-      expect(await s.app.ctx.mqtt.retainedTopics(id)).toEqual([topics.status(id)]);
+      expect(await embedded(s).retainedTopics(id)).toEqual([topics.status(id)]);
       const closed = closedByServer(client);
       await revoke();
       await closed;
@@ -170,7 +176,7 @@ describe('MQTT hardening (no rate limit)', () => {
       expect(await subscribeCodes(later.client, `agua/v1/${id}/#`)).toEqual([1]);
       await sleep(QUIET_MS);
       expect(later.got).toEqual([]);
-      expect(await s.app.ctx.mqtt.retainedTopics(id)).toEqual([]);
+      expect(await embedded(s).retainedTopics(id)).toEqual([]);
     }
 
     it('key rotation: the new key finds nothing retained (not even the old session\'s will)', async () => {
@@ -194,7 +200,7 @@ describe('MQTT hardening (no rate limit)', () => {
       await leaveRetainedStatus(id, async () => {
         expect((await s.fetch(`/api/v1/devices/${id}`, { method: 'DELETE', cookie: admin })).status).toBe(204);
       });
-      expect(await s.app.ctx.mqtt.retainedTopics(id)).toEqual([]);
+      expect(await embedded(s).retainedTopics(id)).toEqual([]);
 
       expect((await s.fetch(`/api/v1/devices/${id}?purge=true`, { method: 'DELETE', cookie: admin })).status).toBe(204);
       keys[id] = (await createDevice(s, admin, { id, name: 'Seguridad 2', location: 'L', type: 'level_sensor', config: { maxLevel: 5 } })).apiKey;
@@ -231,7 +237,7 @@ describe('MQTT hardening (no rate limit)', () => {
 
       const sent = MAX_QUEUED_PER_CLIENT + 50;
       for (let seq = 0; seq < sent; seq++) await s.app.ctx.mqtt.publish(topics.commands(LEVEL_2), { seq });
-      expect(await s.app.ctx.mqtt.queuedMessages(LEVEL_2)).toBe(MAX_QUEUED_PER_CLIENT);
+      expect(await embedded(s).queuedMessages(LEVEL_2)).toBe(MAX_QUEUED_PER_CLIENT);
 
       // Back with the same session: the newest ones arrive, in order.
       const got: number[] = [];

@@ -39,6 +39,19 @@ export interface PatchDeviceInput {
   config?: DeviceConfigInput | undefined;
 }
 
+/**
+ * Where a device's access lives besides this server: the accounts of an external broker (MQTT_URL).
+ * The embedded broker reads it from here and needs nothing.
+ */
+export interface DeviceAccess {
+  /** Before a new key's hash is stored: whoever else checks keys must learn the key itself. */
+  keyIssued(deviceId: string, key: string): Promise<void>;
+  /** After a device was created, enabled, disabled, given a new key, retired or purged: waits (briefly) until it agrees. */
+  changed(deviceId: string): Promise<void>;
+}
+
+export const NO_OTHER_ACCESS: DeviceAccess = { keyIssued: async () => undefined, changed: async () => undefined };
+
 interface Actor {
   user: UserRecord;
   ip: string;
@@ -64,12 +77,14 @@ export class DeviceAdminService {
     private readonly audit: AuditService,
     private readonly keyPepper: string,
     private readonly lifecycle: DeviceLifecycle,
+    private readonly access: DeviceAccess = NO_OTHER_ACCESS,
   ) {}
 
   async create(input: CreateDeviceInput, actor: Actor): Promise<{ device: DeviceRecord; apiKey: string }> {
     if (this.devices.get(input.id)) throw conflict('DEVICE_ID_TAKEN');
     const settings = settingsFor(input.type, {}, input.config);
     const apiKey = newDeviceKey();
+    await this.access.keyIssued(input.id, apiKey);
     const record: DeviceRecord = {
       id: input.id,
       name: input.name.trim(),
@@ -89,6 +104,7 @@ export class DeviceAdminService {
     await this.repo.insert(record);
     this.devices.upsert(record);
     await this.lifecycle.created(record);
+    await this.access.changed(record.id);
     await this.record('device.created', record.id, actor, { type: record.type, name: record.name });
     return { device: record, apiKey };
   }
@@ -108,6 +124,7 @@ export class DeviceAdminService {
     if (input.config !== undefined) await this.lifecycle.settingsChanged(next, current.settings);
     if (input.enabled === false && current.enabled) this.bus.emit('device.revoked', { deviceId: id });
     if (input.enabled !== undefined && input.enabled !== current.enabled) {
+      await this.access.changed(id);
       await this.record(input.enabled ? 'device.enabled' : 'device.disabled', id, actor);
     }
     const changed = (['name', 'location', 'waterType', 'config'] as const).filter((k) => input[k] !== undefined);
@@ -119,10 +136,12 @@ export class DeviceAdminService {
   async rotateKey(id: string, actor: Actor): Promise<string> {
     const current = this.activeDevice(id);
     const apiKey = newDeviceKey();
+    await this.access.keyIssued(id, apiKey);
     const next = { ...current, keyHash: hashDeviceKey(this.keyPepper, apiKey) };
     await this.repo.updateAdmin(next);
     this.devices.upsert(next);
     this.bus.emit('device.revoked', { deviceId: id });
+    await this.access.changed(id);
     await this.record('device.key_rotated', id, actor);
     return apiKey;
   }
@@ -141,6 +160,7 @@ export class DeviceAdminService {
       await this.repo.updateAdmin(next);
       this.devices.upsert(next);
     }
+    await this.access.changed(id);
     await this.record('device.deleted', id, actor, { purge });
   }
 

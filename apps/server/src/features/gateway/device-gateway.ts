@@ -59,6 +59,12 @@ export class DeviceGateway {
     return device;
   }
 
+  /** The device when it exists and may connect (enabled, not retired); undefined otherwise. */
+  knownDevice(deviceId: string): DeviceRecord | undefined {
+    const device = this.deps.devices.get(deviceId);
+    return device && device.enabled && device.retiredAtMs === null ? device : undefined;
+  }
+
   /** Any contact of an authenticated device (an MQTT publish of any kind). */
   heard(deviceId: string): void {
     this.deps.devices.heard(deviceId);

@@ -2,13 +2,13 @@ import net from 'node:net';
 import type { Readable } from 'node:stream';
 import { Aedes, type AuthenticateError, type Client, type PublishPacket } from 'aedes';
 import type { FastifyBaseLogger } from 'fastify';
-import secureJson from 'secure-json-parse';
-import { MAX_BODY_BYTES, TOPIC_PREFIX, errorMessage, topics } from '@agua/shared';
+import { MAX_BODY_BYTES, TOPIC_PREFIX, topics } from '@agua/shared';
 import { ConnectionCap } from '../../lib/connection-cap';
-import { AppError } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import type { DeviceGateway } from '../gateway/device-gateway';
+import { handleDeviceMessage, messageBody } from './device-messages';
 import { guardParser } from './frame-limit';
+import type { MqttTransport } from './mqtt-transport';
 import { capOutgoingQueues, queuedFor, type OutgoingQueues } from './outgoing-cap';
 
 export interface MqttBrokerOptions {
@@ -52,7 +52,7 @@ interface BrokerPersistence extends OutgoingQueues {
  * devices authenticate with id + key, publish and subscribe only under their own topics, and a
  * QoS 1 PUBACK means stored.
  */
-export class MqttBroker {
+export class MqttBroker implements MqttTransport {
   private readonly aedes: Aedes;
   private readonly server: net.Server;
   /** The open session of each device: a reconnect replaces it. */
@@ -101,8 +101,13 @@ export class MqttBroker {
     });
   }
 
+  async start(): Promise<void> {
+    const port = await this.listen();
+    this.opts.log.info({ port }, 'embedded MQTT broker listening');
+  }
+
   /** Starts listening; a taken port is a clear error naming MQTT_PORT. */
-  async listen(): Promise<number> {
+  private async listen(): Promise<number> {
     await this.aedes.listen(); // Aedes 1.x: readies its persistence; nothing is served before.
     capOutgoingQueues(this.persistence(), MAX_QUEUED_PER_CLIENT);
     await new Promise<void>((resolve, reject) => {
@@ -254,7 +259,7 @@ export class MqttBroker {
     // PUBACK waits, which slows the device down.
     for (let wait = gateway.rateWait(id); wait > 0; wait = gateway.rateWait(id)) await sleep(wait);
     if (packet.topic === topics.telemetry(id)) await this.handled(id, () => this.telemetry(id, packet));
-    else if (packet.topic === topics.commandAck(id)) await this.handled(id, () => gateway.acknowledgeMessage(id, this.bodyOf(packet)));
+    else if (packet.topic === topics.commandAck(id)) await this.handled(id, () => gateway.acknowledgeMessage(id, messageBody(packet.payload as Buffer)));
   }
 
   /**
@@ -272,34 +277,12 @@ export class MqttBroker {
   /** Stores telemetry before the PUBACK. */
   private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
     const device = this.opts.gateway.activeDevice(deviceId);
-    await this.opts.gateway.ingest(device, this.bodyOf(packet));
+    await this.opts.gateway.ingest(device, messageBody(packet.payload as Buffer));
   }
 
-  private bodyOf(packet: PublishPacket): unknown {
-    if (packet.payload.length > MAX_BODY_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE');
-    const body = parseJson(packet.payload);
-    if (body === undefined) throw new AppError(400, 'INVALID_JSON');
-    return body;
-  }
-
-  /**
-   * A refused message is still acknowledged (MQTT 3.1.1 has no negative PUBACK) and the refusal
-   * goes to the device's errors topic. Any other failure (storage) is thrown: Aedes then closes
-   * the connection without a PUBACK, so the device sends the message again — a PUBACK means stored.
-   */
-  private async handled(deviceId: string, work: () => Promise<void>): Promise<void> {
-    try {
-      await work();
-    } catch (err) {
-      if (!(err instanceof AppError)) {
-        this.opts.log.error({ err, deviceId }, 'mqtt message failed; no PUBACK, connection closed');
-        throw err;
-      }
-      const body = { error: err.message || errorMessage(err.code), code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) };
-      // QoS 0: a refusal is informational (the message is already acknowledged), so it is never
-      // queued for a session that is away and costs the broker nothing to hold.
-      await this.publish(topics.errors(deviceId), body, 0).catch(() => undefined);
-    }
+  /** Aedes closes the connection without a PUBACK when this throws, so the device sends the message again. */
+  private handled(deviceId: string, work: () => Promise<void>): Promise<void> {
+    return handleDeviceMessage(deviceId, work, (topic, payload, qos) => this.publish(topic, payload, qos), this.opts.log);
   }
 
   private clientReady(client: Client): void {
@@ -333,13 +316,4 @@ function publishRefusal(deviceId: string, packet: PublishPacket): string | null 
   }
   if (topic !== topics.telemetry(deviceId) && topic !== topics.commandAck(deviceId)) return `publish to ${topic}, not its telemetry, commands/ack or status`;
   return packet.retain ? `retain on ${topic}` : null;
-}
-
-/** Same rules as the HTTP body parser: `__proto__` and `constructor.prototype` keys are invalid JSON. */
-function parseJson(payload: Buffer | string): unknown {
-  try {
-    return secureJson.parse(typeof payload === 'string' ? payload : payload.toString('utf8'), null, { protoAction: 'error', constructorAction: 'error' });
-  } catch {
-    return undefined;
-  }
 }

@@ -1,0 +1,269 @@
+import fs from 'node:fs';
+import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import type { FastifyBaseLogger } from 'fastify';
+import { topics } from '@agua/shared';
+import type { ExternalBrokerConfig } from '../../../config/env';
+import { AppError } from '../../../lib/errors';
+import type { EventBus } from '../../../lib/event-bus';
+import type { DeviceGateway } from '../../gateway/device-gateway';
+import { handleDeviceMessage, messageBody } from '../device-messages';
+import type { MqttTransport } from '../mqtt-transport';
+import type { BrokerAccounts } from './broker-accounts';
+import { DYNSEC_RESPONSE_TOPIC, DynamicSecurity } from './dynsec';
+
+/**
+ * Sessions of one instance in the shared subscription. mqtt.js handles one message of a session
+ * at a time (its acknowledgement waits for the commit), so several sessions keep the group commit
+ * fed. Fixed on purpose: the broker queues a share of the messages for every session of the group
+ * while it is away, so a session name must never fall out of use.
+ */
+export const INGEST_SESSIONS = 8;
+/** The shared-subscription group of every instance (SCALE.md `$share/agua/…`). */
+const SHARE = '$share/agua/';
+/** A session of an instance that never comes back is dropped by the broker after this (MQTT 5 session expiry). */
+const SESSION_EXPIRY_S = 7 * 24 * 3600;
+/** How long a start waits for the broker (SCALE.md: waits and retries up to 60 s, then names the variable). */
+const START_WAIT_MS = 60_000;
+/** Retained statuses arrive right after the SUBACK; after this the snapshot counts as complete. */
+const STATUS_SNAPSHOT_MS = 500;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+const DEVICE_TOPIC = /^agua\/v1\/([^/]+)\/(telemetry|commands\/ack|status)$/;
+
+export interface ExternalBrokerOptions {
+  config: ExternalBrokerConfig;
+  instanceId: string;
+  gateway: DeviceGateway;
+  accounts: (dynsec: () => DynamicSecurity | null) => BrokerAccounts;
+  bus: EventBus;
+  log: FastifyBaseLogger;
+}
+
+/** The broker could not be reached within the start's wait. */
+export class BrokerUnreachableError extends Error {}
+
+/**
+ * The utility's own MQTT broker (Mosquitto 2 with its dynamic security plugin) as the server's
+ * MQTT transport (SCALE.md "External broker"). The server connects as an administrative client:
+ * it keeps the device accounts in step, learns online/offline from the retained status topics,
+ * publishes commands, and takes telemetry and acknowledgements through a shared subscription
+ * with persistent sessions, acknowledging each message to the broker only once it is stored.
+ */
+export class ExternalBroker implements MqttTransport {
+  private admin: MqttClient | null = null;
+  private dynsec: DynamicSecurity | null = null;
+  private adminReady = false;
+  private readonly ingest: MqttClient[] = [];
+  /** Devices whose status says `online` (their session is open on the broker). */
+  private readonly online = new Set<string>();
+  /** Devices confirmed by the retained statuses of the current subscription. */
+  private snapshot: Set<string> | null = null;
+  readonly accounts: BrokerAccounts;
+  private readonly unsubscribe: () => void;
+  private closing = false;
+  private reconciled!: () => void;
+  /** Settles with the first reconciliation that finishes (the start waits for it, up to a limit). */
+  private readonly firstReconcile = new Promise<void>((resolve) => (this.reconciled = resolve));
+
+  constructor(private readonly opts: ExternalBrokerOptions) {
+    this.accounts = opts.accounts(() => (this.adminReady ? this.dynsec : null));
+    this.unsubscribe = opts.bus.on('device.revoked', ({ deviceId }) => this.revoke(deviceId));
+  }
+
+  async start(): Promise<void> {
+    const { log, config, instanceId } = this.opts;
+    this.admin = mqtt.connect(config.url, this.clientOptions(`agua-${instanceId}-admin`, true));
+    this.dynsec = new DynamicSecurity(this.admin);
+    this.admin.on('connect', () => void this.adminConnected());
+    this.admin.on('close', () => this.adminLost());
+    this.admin.on('message', (topic, payload) => this.adminMessage(topic, payload));
+    this.admin.on('error', (err) => log.warn({ err: err.message }, 'external broker: administrative connection error'));
+    await this.firstConnect(this.admin);
+    const reconciled = await Promise.race([this.firstReconcile.then(() => true), sleep(START_WAIT_MS / 2).then(() => false)]);
+    if (!reconciled) log.warn('external broker: the device accounts are not reconciled yet (is the MQTT_URL user an administrator of the dynamic security plugin?); retrying on every connection');
+    for (let i = 0; i < INGEST_SESSIONS; i++) this.ingest.push(this.ingestSession(i));
+    await Promise.all(this.ingest.map((c) => this.firstConnect(c)));
+    log.info({ broker: config.url, instanceId, sessions: INGEST_SESSIONS }, 'connected to the external MQTT broker');
+  }
+
+  port(): null {
+    return null;
+  }
+
+  isConnected(deviceId: string): boolean {
+    return this.online.has(deviceId);
+  }
+
+  publish(topic: string, payload: unknown, qos: 0 | 1 = 1): Promise<void> {
+    const admin = this.admin;
+    if (!admin) return Promise.reject(new Error('not connected to the external broker'));
+    return new Promise((resolve, reject) => {
+      admin.publish(topic, JSON.stringify(payload), { qos, retain: false }, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.unsubscribe();
+    this.accounts.close();
+    // Messages being stored are acknowledged after their commit, or come again to the next session.
+    await Promise.all([...this.ingest, ...(this.admin ? [this.admin] : [])].map((c) => c.endAsync(false).catch(() => undefined)));
+  }
+
+  private clientOptions(clientId: string, clean: boolean): IClientOptions {
+    const { config } = this.opts;
+    return {
+      clientId,
+      username: config.username,
+      password: config.password,
+      protocolVersion: 5,
+      clean,
+      ...(clean ? {} : { properties: { sessionExpiryInterval: SESSION_EXPIRY_S } }),
+      reconnectPeriod: 1_000,
+      connectTimeout: 10_000,
+      keepalive: 30,
+      resubscribe: false,
+      queueQoSZero: false,
+      ...(config.caFile ? { ca: fs.readFileSync(config.caFile) } : {}),
+    };
+  }
+
+  /** Resolves on the first CONNACK; after 60 s without one the start stops, naming MQTT_URL. */
+  private firstConnect(client: MqttClient): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (client.connected) return resolve();
+      let lastError = '';
+      const onError = (err: Error) => (lastError = err.message);
+      const timer = setTimeout(() => {
+        client.off('error', onError);
+        void client.endAsync(true);
+        reject(new BrokerUnreachableError(`MQTT_URL: the external broker ${this.opts.config.url} did not accept the server within ${START_WAIT_MS / 1000} s${lastError ? ` (${lastError})` : ''}. Check the address, the user and password, and that the broker runs.`));
+      }, START_WAIT_MS);
+      client.on('error', onError);
+      client.once('connect', () => {
+        clearTimeout(timer);
+        client.off('error', onError);
+        resolve();
+      });
+    });
+  }
+
+  private async adminConnected(): Promise<void> {
+    const admin = this.admin!;
+    this.adminReady = true;
+    this.snapshot = new Set();
+    try {
+      await admin.subscribeAsync({ [DYNSEC_RESPONSE_TOPIC]: { qos: 0 }, 'agua/v1/+/status': { qos: 1 } });
+      setTimeout(() => this.endSnapshot(), STATUS_SNAPSHOT_MS).unref();
+      const report = await this.accounts.reconcile();
+      this.opts.log.info(
+        { created: report.created, updated: report.updated, deleted: report.deleted, withoutKey: report.withoutKey, conflicts: report.conflicts },
+        `external broker reconciled: ${report.created.length} created, ${report.updated.length} updated, ${report.deleted.length} deleted, ${report.withoutKey.length} without a key here, ${report.conflicts.length} left alone`,
+      );
+      this.accounts.resume();
+      this.reconciled();
+    } catch (err) {
+      // The connection dropped (the broker reconnects a client it just gave a role), or the
+      // user is not an administrator of the plugin: the next connection tries again.
+      if (!this.closing) this.opts.log.warn({ err: (err as Error).message }, 'external broker: reconciliation did not finish; it runs again on the next connection');
+    }
+  }
+
+  private adminLost(): void {
+    this.adminReady = false;
+    this.dynsec?.failAll('the connection to the external broker closed');
+  }
+
+  private adminMessage(topic: string, payload: Buffer): void {
+    if (topic === DYNSEC_RESPONSE_TOPIC) return this.dynsec?.onResponse(payload);
+    const match = DEVICE_TOPIC.exec(topic);
+    if (match?.[2] === 'status') this.status(match[1]!, payload.toString('utf8').trim());
+  }
+
+  /**
+   * PROTOCOL.md: online from the device's `online`, offline from its last will or the `offline`
+   * it publishes before a clean disconnect (an emptied retained status counts as offline).
+   */
+  private status(deviceId: string, value: string): void {
+    const device = this.opts.gateway.knownDevice(deviceId);
+    if (!device) return;
+    if (value === 'online') {
+      this.snapshot?.add(deviceId);
+      if (this.online.has(deviceId)) return;
+      this.online.add(deviceId);
+      this.opts.gateway.connection(deviceId, 1, 'mqtt');
+    } else if (this.online.delete(deviceId)) {
+      this.opts.gateway.connection(deviceId, -1, 'mqtt');
+    }
+  }
+
+  /** Devices held online whose retained status no longer says so (changed while the server was not listening). */
+  private endSnapshot(): void {
+    const confirmed = this.snapshot;
+    this.snapshot = null;
+    if (!confirmed) return;
+    for (const deviceId of [...this.online]) {
+      if (!confirmed.has(deviceId)) this.status(deviceId, 'offline');
+    }
+  }
+
+  private ingestSession(index: number): MqttClient {
+    const client = mqtt.connect(this.opts.config.url, this.clientOptions(`agua-${this.opts.instanceId}-ingest-${index}`, false));
+    client.on('connect', () => {
+      const subscriptions = { [`${SHARE}agua/v1/+/telemetry`]: { qos: 1 as const }, [`${SHARE}agua/v1/+/commands/ack`]: { qos: 1 as const } };
+      client.subscribe(subscriptions, (err) => {
+        if (err) this.opts.log.error({ err: err.message }, 'external broker: subscribing the ingest session failed');
+      });
+    });
+    client.on('error', (err) => this.opts.log.warn({ err: err.message, session: index }, 'external broker: ingest session error'));
+    // The PUBACK to the broker goes only once the message is stored: mqtt.js sends it when this calls back.
+    client.handleMessage = (packet, callback) => {
+      const stream = client.stream;
+      const publish = packet as IPublishPacket;
+      this.deviceMessage(publish.topic, publish.payload as Buffer).then(
+        () => callback(),
+        () => {
+          // Not stored: no acknowledgement. A new connection makes the broker send it again.
+          if (client.stream === stream) stream.destroy();
+        },
+      );
+    };
+    return client;
+  }
+
+  private async deviceMessage(topic: string, payload: Buffer): Promise<void> {
+    const match = DEVICE_TOPIC.exec(topic);
+    if (!match || match[2] === 'status') return;
+    const deviceId = match[1]!;
+    const { gateway } = this.opts;
+    gateway.heard(deviceId);
+    await handleDeviceMessage(
+      deviceId,
+      async () => {
+        const device = gateway.activeDevice(deviceId);
+        // The broker acknowledged the device already, so a delayed acknowledgement would not slow
+        // it down, only hold up every device behind it in this session: over the rate is refused.
+        const waitMs = gateway.rateWait(deviceId);
+        if (waitMs > 0) throw new AppError(429, 'RATE_LIMITED', { retryAfterS: Math.ceil(waitMs / 1000) });
+        const body = messageBody(payload);
+        if (match[2] === 'telemetry') await gateway.ingest(device, body);
+        else await gateway.acknowledgeMessage(deviceId, body);
+      },
+      (t, p, qos) => this.publish(t, p, qos),
+      this.opts.log,
+    );
+  }
+
+  /**
+   * The device's key was rotated, it was disabled, retired or purged: the broker kicks its
+   * session (the account change does that) without its will, so its status is ended here and
+   * emptied on the broker, for no later session to inherit.
+   */
+  private revoke(deviceId: string): void {
+    if (this.online.delete(deviceId)) this.opts.gateway.connection(deviceId, -1, 'mqtt');
+    this.admin?.publish(topics.status(deviceId), '', { qos: 1, retain: true }, (err) => {
+      if (err) this.opts.log.warn({ err: err.message, deviceId }, 'external broker: clearing the retained status failed');
+    });
+  }
+}
