@@ -67,7 +67,8 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
   return {
     app,
     url,
-    mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
+    // Where devices connect: the embedded broker, or the external one (MQTT_URL).
+    mqttUrl: config.externalBroker?.url ?? `mqtt://127.0.0.1:${mqttPort}`,
     mqttPort,
     dataDir,
     config,
