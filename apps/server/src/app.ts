@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -248,7 +249,7 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
 /** The embedded broker, or the utility's own (MQTT_URL) with the device accounts kept in step on it. */
 function mqttTransport(
   config: Config,
-  deps: { storage: Storage; keyPepper: string; devices: DevicesService; gateway: DeviceGateway; bus: EventBus; log: FastifyBaseLogger },
+  deps: { storage: Storage; keyPepper: string; instanceId: string; devices: DevicesService; gateway: DeviceGateway; bus: EventBus; log: FastifyBaseLogger },
 ): MqttTransport {
   const { gateway, bus, log } = deps;
   if (!config.externalBroker) {
@@ -263,7 +264,7 @@ function mqttTransport(
   };
   return new ExternalBroker({
     config: broker,
-    instanceId: config.instanceId,
+    instanceId: deps.instanceId,
     gateway,
     bus,
     log,
@@ -304,7 +305,8 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
   const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands });
-  const mqtt = mqttTransport(config, { storage, keyPepper, devices, gateway, bus, log: app.log });
+  const instanceId = config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`));
+  const mqtt = mqttTransport(config, { storage, keyPepper, instanceId, devices, gateway, bus, log: app.log });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
   const readings = new ReadingsRepository(storage.db);

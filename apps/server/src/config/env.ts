@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_OFFLINE_AFTER_S } from '@agua/shared';
 
@@ -60,8 +59,12 @@ export interface Config {
   deviceKeyPepper: string | null;
   /** The utility's own MQTT broker (MQTT_URL, MQTT_CA_FILE); null = the embedded broker on MQTT_PORT. */
   externalBroker: ExternalBrokerConfig | null;
-  /** This instance's name in logs and in its broker sessions (INSTANCE_ID; default host name and port). */
-  instanceId: string;
+  /**
+   * This instance's name in logs and in its broker sessions (INSTANCE_ID). Null: a name made once
+   * and kept in the database, so that a new port or host name never orphans the broker sessions
+   * holding this server's queued messages.
+   */
+  instanceId: string | null;
   version: string;
 }
 
@@ -211,14 +214,11 @@ function externalBrokerOf(env: Env): ExternalBrokerConfig | null {
   };
 }
 
-function instanceIdOf(env: Env): string {
+function instanceIdOf(env: Env): string | null {
   const given = env.INSTANCE_ID?.trim();
-  if (given) {
-    if (!/^[A-Za-z0-9._-]{1,64}$/.test(given)) throw new ConfigError(`INSTANCE_ID may hold letters, digits, '.', '_' and '-' (up to 64), got "${given}"`);
-    return given;
-  }
-  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 48) || 'agua';
-  return `${host}-${env.PORT?.trim() || '8080'}`;
+  if (!given) return null;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(given)) throw new ConfigError(`INSTANCE_ID may hold letters, digits, '.', '_' and '-' (up to 64), got "${given}"`);
+  return given;
 }
 
 function publicUrlOf(raw: string | undefined): string | null {

@@ -140,6 +140,7 @@ describe('loadConfig', () => {
     expect(configErrorOf({ MQTT_CA_FILE: '/etc/hostname' }).message).toContain('MQTT_URL');
     expect(configErrorOf({ INSTANCE_ID: 'a b' }).message).toContain('INSTANCE_ID');
     expect(loadConfig({ INSTANCE_ID: 'agua-1' }).instanceId).toBe('agua-1');
+    expect(loadConfig({}).instanceId).toBeNull();
   });
 
   it('notifications: PUBLIC_URL as a base URL, SMTP_URL checked without echoing it, VAPID keys in pairs', () => {

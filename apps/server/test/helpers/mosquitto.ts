@@ -41,6 +41,8 @@ function configFor(dir: string, port: number): string {
     'max_queued_messages 1000000',
     'max_inflight_messages 100',
     'message_size_limit 1048576',
+    // Small packets (PUBACKs, commands) go at once instead of waiting on Nagle.
+    'set_tcp_nodelay true',
     // Started as root in CI: stay root so the test's own folder stays writable.
     'user root',
     `log_dest file ${path.join(dir, 'mosquitto.log')}`,

@@ -151,6 +151,7 @@ export class ExternalBroker implements MqttTransport {
 
   private async adminConnected(): Promise<void> {
     const admin = this.admin!;
+    noDelay(admin);
     this.adminReady = true;
     this.snapshot = new Set();
     try {
@@ -211,6 +212,7 @@ export class ExternalBroker implements MqttTransport {
   private ingestSession(index: number): MqttClient {
     const client = mqtt.connect(this.opts.config.url, this.clientOptions(`agua-${this.opts.instanceId}-ingest-${index}`, false));
     client.on('connect', () => {
+      noDelay(client);
       const subscriptions = { [`${SHARE}agua/v1/+/telemetry`]: { qos: 1 as const }, [`${SHARE}agua/v1/+/commands/ack`]: { qos: 1 as const } };
       client.subscribe(subscriptions, (err) => {
         if (err) this.opts.log.error({ err: err.message }, 'external broker: subscribing the ingest session failed');
@@ -266,4 +268,10 @@ export class ExternalBroker implements MqttTransport {
       if (err) this.opts.log.warn({ err: err.message, deviceId }, 'external broker: clearing the retained status failed');
     });
   }
+}
+
+/** Acknowledgements and commands are tiny: without this, Nagle and delayed ACKs hold each one ~40 ms. */
+function noDelay(client: MqttClient): void {
+  const socket = client.stream as unknown as { setNoDelay?: (on: boolean) => void; socket?: { setNoDelay?: (on: boolean) => void } };
+  (socket.setNoDelay ? socket : socket.socket)?.setNoDelay?.(true);
 }
