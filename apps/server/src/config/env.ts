@@ -78,6 +78,12 @@ export interface ExternalBrokerConfig {
   password: string;
   /** CA certificate (PEM) that signs the broker's certificate, for mqtts:// with a private CA. */
   caFile: string | null;
+  /**
+   * At shutdown, leave the shared subscription and end this instance's broker sessions for good
+   * (MQTT_RELEASE_SESSIONS): for an instance that is removed or renamed, whose sessions would
+   * otherwise keep receiving a share of the messages.
+   */
+  releaseSessions: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -193,6 +199,7 @@ function externalBrokerOf(env: Env): ExternalBrokerConfig | null {
   const caFile = env.MQTT_CA_FILE?.trim() || null;
   if (!value) {
     if (caFile) throw new ConfigError('MQTT_CA_FILE is set without MQTT_URL: it is the CA of an external broker');
+    if (bool(env, 'MQTT_RELEASE_SESSIONS', false)) throw new ConfigError('MQTT_RELEASE_SESSIONS is set without MQTT_URL: it ends the sessions of an external broker');
     return null;
   }
   const url = urlOf(value, 'MQTT_URL must be a URL such as mqtt://user:pass@broker.example:1883 (secrets are never logged)');
@@ -211,6 +218,7 @@ function externalBrokerOf(env: Env): ExternalBrokerConfig | null {
     username: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     caFile: caFile ? path.resolve(caFile) : null,
+    releaseSessions: bool(env, 'MQTT_RELEASE_SESSIONS', false),
   };
 }
 

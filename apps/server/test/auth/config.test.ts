@@ -128,7 +128,7 @@ describe('loadConfig', () => {
   it('external broker: MQTT_URL with the administrative credentials, never echoed; MQTT_CA_FILE only with mqtts', () => {
     expect(loadConfig({}).externalBroker).toBeNull();
     const broker = loadConfig({ MQTT_URL: 'mqtts://agua%40srv:s%3Acret@broker.example' }).externalBroker;
-    expect(broker).toEqual({ url: 'mqtts://broker.example:8883', username: 'agua@srv', password: 's:cret', caFile: null });
+    expect(broker).toEqual({ url: 'mqtts://broker.example:8883', username: 'agua@srv', password: 's:cret', caFile: null, releaseSessions: false });
     expect(loadConfig({ MQTT_URL: 'mqtt://a:b@10.0.0.5:1884' }).externalBroker?.url).toBe('mqtt://10.0.0.5:1884');
     for (const bad of ['mqtt://broker.example:1883', 'http://user:secret@broker', 'mqtt://user:secret@broker/agua', 'not a url secret']) {
       const err = configErrorOf({ MQTT_URL: bad });
@@ -138,6 +138,7 @@ describe('loadConfig', () => {
     expect(configErrorOf({ MQTT_URL: 'mqtt://a:b@broker', MQTT_CA_FILE: '/etc/hostname' }).message).toContain('MQTT_CA_FILE');
     expect(configErrorOf({ MQTT_URL: 'mqtts://a:b@broker', MQTT_CA_FILE: '/nonexistent/ca.pem' }).message).toContain('MQTT_CA_FILE');
     expect(configErrorOf({ MQTT_CA_FILE: '/etc/hostname' }).message).toContain('MQTT_URL');
+    expect(configErrorOf({ MQTT_RELEASE_SESSIONS: 'true' }).message).toContain('MQTT_URL');
     expect(configErrorOf({ INSTANCE_ID: 'a b' }).message).toContain('INSTANCE_ID');
     expect(loadConfig({ INSTANCE_ID: 'agua-1' }).instanceId).toBe('agua-1');
     expect(loadConfig({}).instanceId).toBeNull();

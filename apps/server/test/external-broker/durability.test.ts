@@ -95,6 +95,23 @@ describe('external broker: nothing acknowledged is lost', () => {
     expect(storedSeqs(dir, LEVEL_1)).toEqual({ total, distinct: total });
   }, 90_000);
 
+  it('an instance renamed after releasing its sessions (MQTT_RELEASE_SESSIONS) leaves no share of later messages behind', async () => {
+    const dir = dataDir();
+    const old = await startServer({ MQTT_URL: broker.adminUrl, INSTANCE_ID: 'agua-vieja', MQTT_RELEASE_SESSIONS: 'true' }, { dataDir: dir });
+    await old.close();
+    const s = await startServer({ MQTT_URL: broker.adminUrl, INSTANCE_ID: 'agua-nueva' }, { dataDir: dir });
+    try {
+      const device = await connectDevice(s, LEVEL_2, { password: demoKey(LEVEL_2) });
+      clients.push(device);
+      // Without the release, the old sessions would still be in the shared subscription and hold
+      // about half of these (8 of 16 sessions) until they expire.
+      for (let seq = 0; seq < 40; seq++) await publishQos1(device, topics.telemetry(LEVEL_2), levelMsg(LEVEL_2, 1 + seq / 100, { boot: 'renamed', seq }));
+      await waitFor(() => countReadings(s, LEVEL_2) === 40, 10_000);
+    } finally {
+      await s.close();
+    }
+  });
+
   it("at start the broker's accounts are reconciled: a gone device's account deleted, one enabled by hand disabled again, the utility's own clients untouched", async () => {
     const dir = dataDir();
     const env = { MQTT_URL: broker.adminUrl, INSTANCE_ID: 'agua-planta-1' };

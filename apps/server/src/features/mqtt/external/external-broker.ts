@@ -27,6 +27,11 @@ const START_WAIT_MS = 60_000;
 /** Retained statuses arrive right after the SUBACK; after this the snapshot counts as complete. */
 const STATUS_SNAPSHOT_MS = 500;
 
+/** What the ingest sessions take: every device's telemetry and command acknowledgements, shared among the sessions of every instance. */
+const INGEST_SUBSCRIPTIONS = { [`${SHARE}agua/v1/+/telemetry`]: { qos: 1 as const }, [`${SHARE}agua/v1/+/commands/ack`]: { qos: 1 as const } };
+/** A release waits until no message came for this long (what the broker held is delivered at once). */
+const RELEASE_QUIET_MS = 1_000;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 const DEVICE_TOPIC = /^agua\/v1\/([^/]+)\/(telemetry|commands\/ack|status)$/;
@@ -62,6 +67,9 @@ export class ExternalBroker implements MqttTransport {
   readonly accounts: BrokerAccounts;
   private readonly unsubscribe: () => void;
   private closing = false;
+  /** Messages being handled, and when the last one came (a release waits for quiet). */
+  private inFlight = 0;
+  private lastMessageMs = 0;
   private reconciled!: () => void;
   /** Settles with the first reconciliation that finishes (the start waits for it, up to a limit). */
   private readonly firstReconcile = new Promise<void>((resolve) => (this.reconciled = resolve));
@@ -107,8 +115,22 @@ export class ExternalBroker implements MqttTransport {
     this.closing = true;
     this.unsubscribe();
     this.accounts.close();
+    if (this.opts.config.releaseSessions) await this.releaseSessions();
     // Messages being stored are acknowledged after their commit, or come again to the next session.
     await Promise.all([...this.ingest, ...(this.admin ? [this.admin] : [])].map((c) => c.endAsync(false).catch(() => undefined)));
+  }
+
+  /**
+   * Leaves the shared subscription, stores what the broker still holds for these sessions, and
+   * ends them for good (session expiry 0), so no share of later messages waits for an instance
+   * that is not coming back.
+   */
+  private async releaseSessions(): Promise<void> {
+    const filters = Object.keys(INGEST_SUBSCRIPTIONS);
+    await Promise.all(this.ingest.map((c) => c.unsubscribeAsync(filters).catch(() => undefined)));
+    while (this.inFlight > 0 || Date.now() - this.lastMessageMs < RELEASE_QUIET_MS) await sleep(50);
+    await Promise.all(this.ingest.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } }).catch(() => undefined)));
+    this.opts.log.info({ sessions: this.ingest.length }, 'external broker: this instance left the shared subscription and ended its sessions');
   }
 
   private clientOptions(clientId: string, clean: boolean): IClientOptions {
@@ -213,8 +235,7 @@ export class ExternalBroker implements MqttTransport {
     const client = mqtt.connect(this.opts.config.url, this.clientOptions(`agua-${this.opts.instanceId}-ingest-${index}`, false));
     client.on('connect', () => {
       noDelay(client);
-      const subscriptions = { [`${SHARE}agua/v1/+/telemetry`]: { qos: 1 as const }, [`${SHARE}agua/v1/+/commands/ack`]: { qos: 1 as const } };
-      client.subscribe(subscriptions, (err) => {
+      client.subscribe(INGEST_SUBSCRIPTIONS, (err) => {
         if (err) this.opts.log.error({ err: err.message }, 'external broker: subscribing the ingest session failed');
       });
     });
@@ -223,9 +244,15 @@ export class ExternalBroker implements MqttTransport {
     client.handleMessage = (packet, callback) => {
       const stream = client.stream;
       const publish = packet as IPublishPacket;
+      this.inFlight++;
+      this.lastMessageMs = Date.now();
       this.deviceMessage(publish.topic, publish.payload as Buffer).then(
-        () => callback(),
         () => {
+          this.inFlight--;
+          callback();
+        },
+        () => {
+          this.inFlight--;
           // Not stored: no acknowledgement. A new connection makes the broker send it again.
           if (client.stream === stream) stream.destroy();
         },
