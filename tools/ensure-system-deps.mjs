@@ -3,7 +3,9 @@
 // python3-openpyxl (exported workbooks are read back with a reader independent of our writer), and
 // for the reference firmware (firmware/): a C++ compiler and make, doctest-dev (its unit tests),
 // libcurl4-openssl-dev and libmosquitto-dev (the virtual board's transports), gcc-xtensa-lx106 and
-// picolibc-xtensa-lx106-elf (the microcontroller cross-compile and its size check).
+// picolibc-xtensa-lx106-elf (the microcontroller cross-compile and its size check); mosquitto with
+// its dynamic security plugin and mosquitto-clients (mosquitto_ctrl): the external-broker tests start
+// a broker of their own on a free port.
 // Installs what is missing with apt-get when running as root; otherwise stops with a clear message.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -27,6 +29,8 @@ const PACKAGES = [
   ['libmosquitto-dev', () => hasHeader('mosquitto.h')],
   ['gcc-xtensa-lx106', () => onPath('xtensa-lx106-elf-gcc')],
   ['picolibc-xtensa-lx106-elf', () => fs.existsSync('/usr/lib/xtensa-lx106-elf/picolibcpp.specs')],
+  ['mosquitto', () => fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so')],
+  ['mosquitto-clients', () => onPath('mosquitto_ctrl')],
 ];
 const missingPackages = () => PACKAGES.filter(([, present]) => !present()).map(([name]) => name);
 

@@ -76,6 +76,8 @@ export class BrokerAccounts implements DeviceAccess {
   private retryMs = RETRY_MIN_MS;
   private retryTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /** Set when the server just gave itself its role: the broker closes its connection for that, as expected. */
+  reconnectExpected = false;
 
   constructor(private readonly deps: BrokerAccountsDeps) {}
 
@@ -242,6 +244,7 @@ export class BrokerAccounts implements DeviceAccess {
     const self = await getClient(dynsec, this.deps.serverUsername);
     if (self && !self.roles?.some((r) => r.rolename === SERVER_ROLE)) {
       this.deps.log.info('external broker: giving the server its role; the broker reconnects the administrative client once');
+      this.reconnectExpected = true;
       await dynsec.one({ command: 'addClientRole', username: this.deps.serverUsername, rolename: SERVER_ROLE, priority: 10 });
     }
   }

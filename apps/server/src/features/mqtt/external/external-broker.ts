@@ -189,7 +189,8 @@ export class ExternalBroker implements MqttTransport {
     } catch (err) {
       // The connection dropped (the broker reconnects a client it just gave a role), or the
       // user is not an administrator of the plugin: the next connection tries again.
-      if (!this.closing) this.opts.log.warn({ err: (err as Error).message }, 'external broker: reconciliation did not finish; it runs again on the next connection');
+      if (this.accounts.reconnectExpected) this.accounts.reconnectExpected = false;
+      else if (!this.closing) this.opts.log.warn({ err: (err as Error).message }, 'external broker: reconciliation did not finish; it runs again on the next connection');
     }
   }
 
