@@ -257,18 +257,23 @@ function mqttTransport(
   }
   const broker = config.externalBroker;
   const credentials = new BrokerCredentials(deps.storage.db, deps.keyPepper);
-  // A demo device's key is public (PROTOCOL.md), so its account can always be made again.
-  const knownKey = (device: DeviceRecord) => {
-    const key = demoDeviceKey(device.id);
-    return device.keyHash === hashDeviceKey(deps.keyPepper, key) ? key : null;
-  };
+  const keyMatches = (device: DeviceRecord, key: string) => device.keyHash === hashDeviceKey(deps.keyPepper, key);
   return new ExternalBroker({
     config: broker,
     instanceId: deps.instanceId,
     gateway,
     bus,
     log,
-    accounts: (dynsec) => new BrokerAccounts({ dynsec, devices: deps.devices, credentials, knownKey, serverUsername: broker.username, log }),
+    accounts: (dynsec) => new BrokerAccounts({
+        dynsec,
+        devices: deps.devices,
+        credentials,
+        keyMatches,
+        // A demo device's key is public (PROTOCOL.md), so its account can always be made again.
+        publicKey: demoDeviceKey,
+        serverUsername: broker.username,
+        log,
+      }),
   });
 }
 

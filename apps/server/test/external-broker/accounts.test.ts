@@ -5,6 +5,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { createDevice, expectApiError, issueOk, jsonOf, waitForCommandStatus } from '../helpers/api';
+import { BrokerCredentials } from '../../src/features/mqtt/external/broker-credentials';
 import { startMosquitto, type TestMosquitto } from '../helpers/mosquitto';
 import { connectDevice, countReadings, endClient, getDevice, levelMsg, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 import { startServer, type TestServer } from '../helpers/server';
@@ -122,6 +123,17 @@ describe('external broker: device accounts kept in step', () => {
     await new Promise<void>((resolve) => device.publish(topics.telemetry('ext_nivel_08'), '{not json', { qos: 1 }, () => resolve()));
     expect((await refusal).code).toBe('INVALID_JSON');
     expect(countReadings(s, 'ext_nivel_08')).toBe(0);
+  });
+
+  it("a key that is not the device's (a rotation that failed after it was written) never reaches the broker", async () => {
+    const key = await newSensor('ext_nivel_10');
+    const pepper = (s.app.ctx.storage.sqlite.prepare("SELECT value FROM settings WHERE key = 'device_key_pepper'").get() as { value: string }).value;
+    await new BrokerCredentials(s.app.ctx.storage.db, pepper).put('ext_nivel_10', 'not-its-key', Date.now() - 120_000);
+    // Any change makes the server sync the account.
+    expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: false } })).status).toBe(200);
+    expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: true } })).status).toBe(200);
+    await expect(connectDevice(s, 'ext_nivel_10', { password: 'not-its-key' })).rejects.toThrow();
+    await connect('ext_nivel_10', key);
   });
 
   it('retiring a device deletes its broker account', async () => {

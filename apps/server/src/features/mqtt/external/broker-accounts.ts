@@ -15,6 +15,11 @@ export const MANAGED_MARK = 'Panel de Control de Agua: dispositivo';
 const CHANGE_WAIT_MS = 5_000;
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 30_000;
+/**
+ * A pending key that is not the device's is one whose rotation failed after it was written; it is
+ * dropped once older than this (younger, its rotation may still be on its way to the database).
+ */
+const STALE_KEY_MS = 60_000;
 
 export const deviceRole = (deviceId: string) => `${DEVICE_ROLE_PREFIX}${deviceId}`;
 
@@ -53,8 +58,10 @@ export interface BrokerAccountsDeps {
   dynsec: () => DynamicSecurity | null;
   devices: { get(id: string): DeviceRecord | undefined; listRecords(): DeviceRecord[] };
   credentials: BrokerCredentials;
-  /** The key of a device when it is a public one (a demo device's); null otherwise. */
-  knownKey: (device: DeviceRecord) => string | null;
+  /** Whether a key is the device's current one (its hash matches). */
+  keyMatches: (device: DeviceRecord, key: string) => boolean;
+  /** A key anyone may know for this device (a demo device's); it is used only when it matches. */
+  publicKey: (deviceId: string) => string;
   /** The administrative client's user name (MQTT_URL). */
   serverUsername: string;
   log: FastifyBaseLogger;
@@ -211,8 +218,9 @@ export class BrokerAccounts implements DeviceAccess {
     }
     const role = deviceRole(deviceId);
     if (!known?.roleExists) await ignore(dynsec, { command: 'createRole', rolename: role, textdescription: MANAGED_MARK, acls: deviceAcls(deviceId) }, 'Role already exists');
-    const pending = await this.deps.credentials.get(deviceId);
-    const key = pending?.key ?? (client ? null : this.deps.knownKey(device));
+    const pending = await this.currentPending(device);
+    const publicKey = this.deps.publicKey(deviceId);
+    const key = pending?.key ?? (!client && this.deps.keyMatches(device, publicKey) ? publicKey : null);
     if (!client) {
       if (!key) {
         this.deps.log.warn({ deviceId }, 'external broker: no client for this device and its key is not held here; rotate its key to connect it over MQTT');
@@ -232,6 +240,14 @@ export class BrokerAccounts implements DeviceAccess {
     for (const command of commands) await dynsec.one(command);
     await this.delivered(pending);
     return commands.length > 0 ? 'updated' : 'unchanged';
+  }
+
+  /** The key waiting for the broker, if it is the device's current one. */
+  private async currentPending(device: DeviceRecord): Promise<PendingCredential | null> {
+    const pending = await this.deps.credentials.get(device.id);
+    if (!pending || this.deps.keyMatches(device, pending.key)) return pending;
+    if (Date.now() - pending.issuedAtMs > STALE_KEY_MS) await this.deps.credentials.delivered(pending);
+    return null;
   }
 
   private async delivered(pending: PendingCredential | null): Promise<void> {
