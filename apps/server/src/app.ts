@@ -40,6 +40,8 @@ import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
 import { createNotifications, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
+import { Metrics } from './features/metrics/metrics';
+import metricsRoutes, { MetricsServer } from './features/metrics/metrics.routes';
 import { BrokerAccounts } from './features/mqtt/external/broker-accounts';
 import { BrokerCredentials } from './features/mqtt/external/broker-credentials';
 import { ExternalBroker } from './features/mqtt/external/external-broker';
@@ -86,6 +88,8 @@ const HEADERS_TIMEOUT_MS = 15_000;
 
 export interface AppContext {
   config: Config;
+  instanceId: string;
+  metrics: Metrics;
   storage: Storage;
   bus: EventBus;
   users: UsersRepository;
@@ -117,6 +121,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     jobs: BackgroundJobs;
+    /** `/metrics` on METRICS_PORT, when configured. */
+    metricsServer: MetricsServer | null;
   }
 }
 
@@ -126,8 +132,14 @@ export interface BuildOptions {
 
 /** Builds the whole server (storage, services, routes); never listens, so tests can use it directly. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<FastifyInstance> {
+  // Every log line names this server (SCALE.md); the name is known once the database is open.
+  let instanceForLogs: string | null = config.instanceId;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      mixin: () => (instanceForLogs ? { instance: instanceForLogs } : {}),
+    },
     bodyLimit: 256 * 1024,
     // Per-request lines would dominate the log (and the CPU) at thousands of readings per second.
     logController: new LogController({ disableRequestLogging: true }),
@@ -164,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', async () => storage.close());
 
   const ctx = await createContext(config, storage, app);
+  instanceForLogs = ctx.instanceId;
   app.decorate('ctx', ctx);
 
   await app.register(securityHeadersPlugin);
@@ -199,17 +212,22 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { history: ctx.history });
   await app.register(alarmsRoutes, { rules: ctx.alarmRules, alarms: ctx.alarms, devices: ctx.devices });
   await app.register(notificationsRoutes, { notifications: ctx.notifications.service });
-  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open() });
+  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open(), metrics: ctx.metrics });
+  await app.register(metricsRoutes, { metrics: ctx.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
   const jobs = backgroundJobs(ctx, app.log);
   app.decorate('jobs', jobs);
   // The broker takes its port (or the external one is reached) when the app gets ready: a failure stops the start.
+  const metricsServer = config.metricsPort === null ? null : new MetricsServer(ctx.metrics, { port: config.metricsPort, host: config.host });
+  app.decorate('metricsServer', metricsServer);
   app.addHook('onReady', async () => {
     await ctx.mqtt.start();
+    if (metricsServer) app.log.info({ port: await metricsServer.listen() }, 'metrics served on METRICS_PORT');
     await jobs.startAll();
   });
   app.addHook('onClose', async () => {
+    await metricsServer?.close();
     await jobs.stopAll();
     await ctx.mqtt.close();
     // After the broker: what devices sent until then is committed before the thread ends.
@@ -243,6 +261,24 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
       .add({ name: 'free disk space', start: () => ctx.disk.start(), stop: () => ctx.disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => ctx.audit.stop() })
+  );
+}
+
+/** Levels Prometheus reads at each scrape (counters are counted where things happen). */
+function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTransport; alarmEngine: AlarmEngine }): void {
+  metrics.level('agua_mqtt_sessions', 'Devices holding an MQTT session (with an external broker: whose status says online)', [], () => [[{}, from.mqtt.sessionCount()]]);
+  metrics.level('agua_alarms_open', 'Open alarms (active or unacknowledged), by priority', ['priority'], () => {
+    const byPriority = new Map<number, number>();
+    for (const alarm of from.alarmEngine.open()) byPriority.set(alarm.priority, (byPriority.get(alarm.priority) ?? 0) + 1);
+    return [1, 2, 3, 4].map((p) => [{ priority: String(p) }, byPriority.get(p) ?? 0]);
+  });
+  const commandsByStatus = from.storage.sqlite.prepare('SELECT status, COUNT(*) AS n FROM commands GROUP BY status');
+  metrics.level('agua_commands', 'Commands stored, by status (their result once final)', ['status'], () =>
+    (commandsByStatus.all() as { status: string; n: number }[]).map((r) => [{ status: r.status }, Number(r.n)]),
+  );
+  const outboxDepth = from.storage.sqlite.prepare("SELECT channel, COUNT(*) AS n FROM notification_outbox WHERE state = 'pending' GROUP BY channel");
+  metrics.level('agua_notification_outbox_pending', 'Notifications waiting to be sent, by channel', ['channel'], () =>
+    (outboxDepth.all() as { channel: string; n: number }[]).map((r) => [{ channel: r.channel }, Number(r.n)]),
   );
 }
 
@@ -280,10 +316,13 @@ function mqttTransport(
 async function createContext(config: Config, storage: Storage, app: FastifyInstance): Promise<AppContext> {
   const bus = new EventBus();
   const users = new UsersRepository(storage.db);
+  const settings = new SettingsRepository(storage.db);
+  // Names this server in logs, metrics and its broker sessions; made once, so a new port or host name keeps it.
+  const instanceId = config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`));
+  const metrics = new Metrics(instanceId);
   const auditRepo = new AuditRepository(storage.db);
   const audit = new AuditService(auditRepo, app.log, { collapseWindowMs: config.auditCollapseWindowMs });
   const devicesRepo = new DevicesRepository(storage.db);
-  const settings = new SettingsRepository(storage.db);
   const keyPepper = config.deviceKeyPepper ?? (await settings.getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
   // The probe is a tiny real write: whether the storage takes writes again after a fault.
   const storageHealth = new StorageHealth(() => settings.put('storage_probe', new Date().toISOString()), app.log);
@@ -301,7 +340,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     return c ? toCommand(c) : null;
   });
   const readingsWriter = new ReadingsWriterThread(storage.file, storageHealth, app.log);
-  const telemetry = new TelemetryService(readingsWriter, devices, bus);
+  const telemetry = new TelemetryService(readingsWriter, devices, bus, (readings, seconds) => metrics.committed(readings, seconds));
   const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
     app.log.error({ err }, 'recording a gate travel fault failed'),
   );
@@ -309,8 +348,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     commandTimeoutS: config.commandTimeoutS,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
-  const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands });
-  const instanceId = config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`));
+  const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands, metrics });
   const mqtt = mqttTransport(config, { storage, keyPepper, instanceId, devices, gateway, bus, log: app.log });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
@@ -338,5 +376,6 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   bus.on('alarm.updated', () => notifications.sender.kick());
   const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
   const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
-  return { config, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
+  measureLevels(metrics, { storage, mqtt, alarmEngine });
+  return { config, instanceId, metrics, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
 }

@@ -57,6 +57,10 @@ export interface Config {
   pushAllowHttp: boolean;
   /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
   deviceKeyPepper: string | null;
+  /** A port of its own for `/metrics` (METRICS_PORT), without a token; null = not served there. */
+  metricsPort: number | null;
+  /** Bearer token that opens `/metrics` on PORT (METRICS_TOKEN); null = `/metrics` is not served on PORT. */
+  metricsToken: string | null;
   /** The utility's own MQTT broker (MQTT_URL, MQTT_CA_FILE); null = the embedded broker on MQTT_PORT. */
   externalBroker: ExternalBrokerConfig | null;
   /**
@@ -171,6 +175,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     vapidKeys: vapidKeysOf(env),
     pushAllowHttp: bool(env, 'PUSH_ALLOW_HTTP', false),
     externalBroker: externalBrokerOf(env),
+    metricsPort: env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 0, 65535) : null,
+    metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     instanceId: instanceIdOf(env),
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
@@ -220,6 +226,13 @@ function externalBrokerOf(env: Env): ExternalBrokerConfig | null {
     caFile: caFile ? path.resolve(caFile) : null,
     releaseSessions: bool(env, 'MQTT_RELEASE_SESSIONS', false),
   };
+}
+
+function metricsTokenOf(raw: string | undefined): string | null {
+  const token = raw?.trim();
+  if (!token) return null;
+  if (token.length < 16 || !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces (e.g. openssl rand -hex 24)');
+  return token;
 }
 
 function instanceIdOf(env: Env): string | null {

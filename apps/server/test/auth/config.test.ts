@@ -110,6 +110,9 @@ describe('loadConfig', () => {
     ['ALLOWED_ORIGINS', 'https://agua.example.org/panel'],
     ['LOG_LEVEL', 'verbose'],
     ['HOST', 'bad host; rm -rf'],
+    ['METRICS_PORT', 'nueve'],
+    ['METRICS_TOKEN', 'corto'],
+    ['METRICS_TOKEN', 'with spaces in the token'],
   ])('refuses %s=%s with a ConfigError naming the variable', (name, value) => {
     const err = configErrorOf({ [name]: value });
     expect(err.message).toContain(name);

@@ -4,6 +4,7 @@ import type { CommandsService } from '../commands/commands.service';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import type { IngestResult, TelemetryService } from '../telemetry/telemetry.service';
+import type { IngestMetrics, Transport } from '../metrics/metrics';
 import type { DeviceRateLimiter } from './rate-limiter';
 
 /** Keys longer than this are nobody's (PROTOCOL.md keys are 43 characters); not worth hashing. */
@@ -14,6 +15,7 @@ export interface DeviceGatewayDeps {
   limiter: DeviceRateLimiter;
   telemetry: TelemetryService;
   commands: CommandsService;
+  metrics?: IngestMetrics;
 }
 
 /**
@@ -76,8 +78,15 @@ export class DeviceGateway {
   }
 
   /** Validates and stores a message or a batch; resolves once every accepted reading is committed. */
-  ingest(device: DeviceRecord, body: unknown): Promise<IngestResult> {
-    return this.deps.telemetry.ingest(device, body);
+  async ingest(device: DeviceRecord, body: unknown, transport: Transport): Promise<IngestResult> {
+    try {
+      const result = await this.deps.telemetry.ingest(device, body);
+      this.deps.metrics?.ingested(transport, result.accepted, result.duplicates);
+      return result;
+    } catch (err) {
+      this.deps.metrics?.refused(transport, err instanceof AppError ? err.code : 'INTERNAL_ERROR');
+      throw err;
+    }
   }
 
   /** The device's waiting command, if any (handed out with an HTTP answer). */

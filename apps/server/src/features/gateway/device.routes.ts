@@ -77,7 +77,7 @@ export default async function deviceRoutes(app: FastifyInstance, opts: DeviceRou
       return payload;
     },
     handler: async (req, reply) => {
-      const result = await gateway.ingest(req.device!, req.body);
+      const result = await gateway.ingest(req.device!, req.body, 'http');
       const commands = await gateway.takeCommands(req.device!.id);
       return reply.status(202).send({ ...result, commands });
     },

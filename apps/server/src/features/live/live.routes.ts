@@ -6,6 +6,7 @@ import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { AuthService } from '../auth/auth.service';
 import type { DevicesService } from '../devices/devices.service';
+import type { Metrics } from '../metrics/metrics';
 import { toUser } from '../users/user.mapper';
 
 /** Readings of a device are coalesced to the latest, but never held back longer than this (API.md). */
@@ -47,11 +48,13 @@ export interface LiveRoutesOptions {
   devices: DevicesService;
   /** The open alarms, for the snapshot. */
   openAlarms: () => Alarm[];
+  metrics: Metrics;
 }
 
 /** The live socket: one snapshot, then typed events (API.md "Live socket"). */
 export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesOptions) {
   const clients = new Set<LiveClient>();
+  opts.metrics.level('agua_live_sockets', 'Open live sockets (browsers)', [], () => [[{}, clients.size]]);
   /** Open live connections per session, counted from the upgrade request to the TCP close. */
   const openPerSession = new Map<string, number>();
   const reserveSocket = (sessionId: string, raw: { once(event: 'close', cb: () => void): unknown }): boolean => {

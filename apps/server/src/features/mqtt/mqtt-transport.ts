@@ -11,6 +11,8 @@ export interface MqttTransport {
   publish(topic: string, payload: unknown, qos?: 0 | 1): Promise<void>;
   /** Whether the device holds an MQTT session (with an external broker: its status says `online`). */
   isConnected(deviceId: string): boolean;
+  /** How many devices hold a session (metrics). */
+  sessionCount(): number;
   /** The embedded broker's port; null with an external broker. */
   port(): number | null;
 }

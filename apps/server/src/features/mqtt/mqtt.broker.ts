@@ -193,6 +193,10 @@ export class MqttBroker implements MqttTransport {
     return this.sessions.has(deviceId);
   }
 
+  sessionCount(): number {
+    return this.sessions.size;
+  }
+
   private authenticate(
     client: Client,
     username: Readonly<string> | undefined,
@@ -277,7 +281,7 @@ export class MqttBroker implements MqttTransport {
   /** Stores telemetry before the PUBACK. */
   private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
     const device = this.opts.gateway.activeDevice(deviceId);
-    await this.opts.gateway.ingest(device, messageBody(packet.payload as Buffer));
+    await this.opts.gateway.ingest(device, messageBody(packet.payload as Buffer), 'mqtt');
   }
 
   /** Aedes closes the connection without a PUBACK when this throws, so the device sends the message again. */

@@ -44,12 +44,16 @@ export class TelemetryService<C = unknown> {
     writer: ReadingsStore<C>,
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
+    /** Told of every group commit: its readings and how long it took (metrics). */
+    observeCommit: (readings: number, seconds: number) => void = () => undefined,
   ) {
     // One commit holds a group's readings and the alarm changes they cause: both or neither.
     this.commits = new GroupCommit(async (items) => {
       const staged = this.alarms?.stageReadings(items);
       try {
+        const startedAt = performance.now();
         const fresh = await writer.write(items, staged?.changes ?? []);
+        observeCommit(items.length, (performance.now() - startedAt) / 1000);
         staged?.committed();
         return fresh;
       } catch (err) {

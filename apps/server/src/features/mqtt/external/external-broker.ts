@@ -103,6 +103,10 @@ export class ExternalBroker implements MqttTransport {
     return this.online.has(deviceId);
   }
 
+  sessionCount(): number {
+    return this.online.size;
+  }
+
   publish(topic: string, payload: unknown, qos: 0 | 1 = 1): Promise<void> {
     const admin = this.admin;
     if (!admin) return Promise.reject(new Error('not connected to the external broker'));
@@ -277,7 +281,7 @@ export class ExternalBroker implements MqttTransport {
         const waitMs = gateway.rateWait(deviceId);
         if (waitMs > 0) throw new AppError(429, 'RATE_LIMITED', { retryAfterS: Math.ceil(waitMs / 1000) });
         const body = messageBody(payload);
-        if (match[2] === 'telemetry') await gateway.ingest(device, body);
+        if (match[2] === 'telemetry') await gateway.ingest(device, body, 'mqtt');
         else await gateway.acknowledgeMessage(deviceId, body);
       },
       (t, p, qos) => this.publish(t, p, qos),
