@@ -44,7 +44,10 @@ export function openConnection(file: string): BetterSqlite3.Database {
 }
 
 /** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
-export async function openStorage(dataDir: string, fileName = 'agua.db'): Promise<Storage> {
+/** The database's file name in DATA_DIR. */
+export const DATABASE_FILE = 'agua.db';
+
+export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Promise<Storage> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, fileName);
   const sqlite = openConnection(file);
