@@ -5,7 +5,7 @@
 // libcurl4-openssl-dev and libmosquitto-dev (the virtual board's transports), gcc-xtensa-lx106 and
 // picolibc-xtensa-lx106-elf (the microcontroller cross-compile and its size check); mosquitto with
 // its dynamic security plugin and mosquitto-clients (mosquitto_ctrl): the external-broker tests start
-// a broker of their own on a free port.
+// a broker of their own on a free port; haproxy: deploy/haproxy.cfg is run by a test.
 // Installs what is missing with apt-get when running as root; otherwise stops with a clear message.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -31,6 +31,7 @@ const PACKAGES = [
   ['picolibc-xtensa-lx106-elf', () => fs.existsSync('/usr/lib/xtensa-lx106-elf/picolibcpp.specs')],
   ['mosquitto', () => fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so')],
   ['mosquitto-clients', () => onPath('mosquitto_ctrl')],
+  ['haproxy', () => fs.existsSync('/usr/sbin/haproxy')],
 ];
 const missingPackages = () => PACKAGES.filter(([, present]) => !present()).map(([name]) => name);
 
