@@ -16,7 +16,7 @@ import { type BenchDevice, ADMIN, VIEWER, batchJson, readingJson, registerDevice
 import { runHttpLoad, type HttpLoadResult } from './ingest/http-load';
 import { LiveLatencyBench } from './ingest/live-latency';
 import { MqttFleet, type MqttLoadResult } from './ingest/mqtt-load';
-import { RelaySubscriber, mosquittoAvailable, mosquittoVersion, startMosquitto } from './ingest/mosquitto';
+import { RelaySubscriber, dynsecAvailable, mosquittoAvailable, mosquittoVersion, startDynsecMosquitto, startMosquitto } from './ingest/mosquitto';
 import { formatSummary, summarizeProfile } from './ingest/profile-summary';
 import { RawSqliteWriter } from './ingest/raw-sqlite';
 import { openStorageProbe } from './ingest/storage-probe';
@@ -34,7 +34,7 @@ import {
   startAguaServer,
   startCeilingServer,
 } from './ingest/server-process';
-import { fmtInt, fmtMs, fmtPct, fmtRatio, median, table } from './ingest/stats';
+import { fmtInt, fmtMs, fmtPct, fmtRatio, median, sleep, table } from './ingest/stats';
 import { FsyncCounter, diskSyncLatencyMs, perfAvailable, sqliteCommitProbe } from './ingest/syscall-counter';
 
 // ---------------------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ if (argv.help) {
   --runs N            measured runs per figure (default 3; the figure is their median)
   --duration S        seconds per HTTP/MQTT run (default 5)
   --warmup S          seconds of the unmeasured warm-up run before each figure (default 2)
-  --only LIST         comma-separated subset of: storage,ceiling,http1,http1-limited,batch,mqtt,live
+  --only LIST         comma-separated subset of: storage,ceiling,http1,http1-limited,batch,mqtt,mqtt-external,live
                       (the ceilings a figure's target is measured against always run with it, run for
                       run; "ceiling" alone measures every ceiling on its own)
   --connections N     HTTP connections (default 50), one device each
@@ -114,7 +114,7 @@ const LIVE_SOCKETS_PER_SESSION = 16;
 /** Keep-alive POST connections of the live devices, all sender threads together. */
 const LIVE_POST_CONNECTIONS = 256;
 const LIMITED_DEVICES = Number(argv['limited-devices']);
-const ALL = ['storage', 'ceiling', 'http1', 'http1-limited', 'batch', 'mqtt', 'live'] as const;
+const ALL = ['storage', 'ceiling', 'http1', 'http1-limited', 'batch', 'mqtt', 'mqtt-external', 'live'] as const;
 type Scenario = (typeof ALL)[number];
 const only = new Set((argv.only ?? ALL.join(',')).split(',').map((s) => s.trim()));
 for (const s of only) if (!(ALL as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario "${s}" (${ALL.join(', ')})`);
@@ -126,6 +126,7 @@ const TARGET = {
   http1P99Ms: 10,
   batchVsRawSqlite: 1.0,
   mqttVsMosquitto: 0.7,
+  externalVsMosquitto: 0.5,
   liveP99Ms: 50,
   liveRate: 10_000,
   liveSockets: 1_000,
@@ -650,6 +651,75 @@ async function mqttScenario(): Promise<void> {
   }
 }
 
+/**
+ * External broker mode (issue 15): devices publish QoS 1 to Mosquitto with its dynamic security
+ * plugin; the server (MQTT_URL) takes the messages through its shared-subscription sessions and
+ * stores them. Mosquitto acknowledges the devices at once, so the figure is readings *stored* per
+ * second: from the start of a run until the last message published in it is in the database.
+ * Beside it, run for run, the same load relayed by a plain Mosquitto to one plain subscriber.
+ */
+async function mqttExternal(): Promise<void> {
+  say(`\n[mqtt-external] MQTT QoS 1 through Mosquitto (dynamic security) into storage: ${MQTT_CLIENTS} devices × ${MQTT_WINDOW} in flight, the server on MQTT_URL`);
+  if (!dynsecAvailable()) {
+    notes.push('mqtt-external: Mosquitto with its dynamic security plugin and mosquitto_ctrl are needed (Debian packages mosquitto, mosquitto-clients): no figure');
+    return;
+  }
+  const broker = await startDynsecMosquitto();
+  const bounds: Ceiling[] = [];
+  let srv: RunningServer | null = null;
+  try {
+    srv = await startAguaServer({ cpuProfDir: profDirFor('mqtt-external'), env: { MQTT_URL: broker.adminUrl }, serverDir: SERVER_DIR });
+    const running = srv;
+    const mosquitto = await mosquittoCeiling();
+    if (mosquitto) bounds.push(mosquitto);
+    const admin = await signIn(running.httpUrl, ADMIN);
+    // Created through the API: the server makes each device's account on the broker.
+    const devices = await registerDevices(running.httpUrl, admin, 'bench_ext', MQTT_CLIENTS);
+    const fleet = await MqttFleet.connect(broker.port, devices, { authenticate: true });
+    let published = 0;
+    const stored = () => storedReadings(running.dataDir!, 'bench_ext');
+    const intoStorage = async (durationS: number) => {
+      const before = stored();
+      const startedAt = performance.now();
+      const r = await fleet.run(durationS, MQTT_WINDOW);
+      const sent = r.acked + r.drained;
+      published += sent;
+      const deadline = Date.now() + 60_000;
+      while (stored() < before + sent && Date.now() < deadline) await sleep(10);
+      const seconds = (performance.now() - startedAt) / 1000;
+      const inRun = stored() - before;
+      return { r, inRun, sent, seconds, rate: inRun / seconds };
+    };
+    for (const c of bounds) await c.warmUp();
+    await intoStorage(WARMUP_S);
+    for (let i = 0; i < RUNS; i++) {
+      const b = await measureCeilings(bounds, i);
+      const { result, extra } = await measured(running.child, 'mqtt-external', () => intoStorage(DURATION_S));
+      say(
+        `  mqtt-external run ${i + 1}: ${fmtInt(result.rate)} readings/s stored (${fmtInt(result.inRun)} of ${fmtInt(result.sent)} published in ${result.seconds.toFixed(1)} s; ` +
+          `broker PUBACKs ${fmtInt(result.r.msgsPerS)}/s, p99 ${fmtMs(result.r.p99)}), ${cpuText(extra)}` +
+          (result.inRun < result.sent ? ', NOT ALL STORED after 60 s' : '') +
+          (result.r.refusals + result.r.publishErrors > 0 ? `, REFUSED ${result.r.refusals}, publish errors ${result.r.publishErrors}` : ''),
+      );
+      record('mqtt-external', {
+        msgsPerS: result.rate,
+        p50: NaN,
+        p99: NaN,
+        refused: result.r.refusals + result.r.publishErrors,
+        cpuUs: (extra.serverCpu! / result.rate) * 1e6,
+        ...extra,
+        ...versus(result.rate, NaN, b),
+      });
+    }
+    await fleet.close();
+    await stopAndCheck(running, 'mqtt-external', 'bench_ext', published, 0);
+  } finally {
+    for (const c of bounds) await c.close();
+    if (srv) await disposeServer(srv);
+    await broker.stop();
+  }
+}
+
 async function live(): Promise<void> {
   const hz = LIVE_RATE / LIVE_DEVICES;
   say(
@@ -789,6 +859,17 @@ function report(): void {
       atLeast(ratio, TARGET.mqttVsMosquitto),
     );
   }
+  if (figures.has('mqtt-external')) {
+    const ratio = vs('mqtt-external', 'mosquitto');
+    row(
+      'mqtt-external',
+      `MQTT QoS 1 via Mosquitto (MQTT_URL) into storage, ${MQTT_CLIENTS} clients × ${MQTT_WINDOW} in flight`,
+      `${fmtInt(med('mqtt-external', 'msgsPerS'))} readings/s`,
+      `${fmtRatio(ratio)} Mosquitto relaying`,
+      `≥ ${TARGET.externalVsMosquitto}× Mosquitto relaying`,
+      atLeast(ratio, TARGET.externalVsMosquitto),
+    );
+  }
   if (figures.has('live')) {
     const answered = med('live', 'answerRate');
     const sockets = med('live', 'sockets');
@@ -861,6 +942,7 @@ async function main(): Promise<void> {
   if (want('http1-limited')) await http1(true);
   if (want('batch')) await batch();
   if (want('mqtt')) await mqttScenario();
+  if (want('mqtt-external')) await mqttExternal();
   if (ceilingSrv) {
     await ceilingSrv.child.stop();
     collectProfile(ceilingSrv, 'ceiling');

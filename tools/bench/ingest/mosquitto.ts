@@ -14,6 +14,7 @@ import { ask, nextMessage, startWorker } from './worker-thread';
 import type { FromSubscriber, SubscriberInit, ToSubscriber } from './mqtt-subscriber';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
+const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
 
 export function mosquittoAvailable(): boolean {
   try {
@@ -74,6 +75,58 @@ export async function startMosquitto(): Promise<RunningMosquitto> {
     throw err;
   }
   return { child, port, stop };
+}
+
+/** Whether Mosquitto's dynamic security plugin and mosquitto_ctrl are installed (the external-broker figure needs them). */
+export function dynsecAvailable(): boolean {
+  return mosquittoAvailable() && fs.existsSync(DYNSEC_PLUGIN) && fs.existsSync('/usr/bin/mosquitto_ctrl');
+}
+
+export interface RunningDynsecMosquitto extends RunningMosquitto {
+  /** MQTT_URL for the server: the administrator made by `mosquitto_ctrl dynsec init`. */
+  adminUrl: string;
+}
+
+/**
+ * Mosquitto with the dynamic security plugin, configured as docs/external-broker.md says (minus
+ * persistence, as for the relay), for the server's external-broker mode.
+ */
+export async function startDynsecMosquitto(): Promise<RunningDynsecMosquitto> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-bench-dynsec-'));
+  const password = `bench-${process.pid}-${Date.now()}`;
+  execFileSync('mosquitto_ctrl', ['dynsec', 'init', path.join(dir, 'dynamic-security.json'), 'admin', password], { stdio: 'ignore' });
+  const conf = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous false',
+      `plugin ${DYNSEC_PLUGIN}`,
+      `plugin_opt_config_file ${path.join(dir, 'dynamic-security.json')}`,
+      'persistence false',
+      'max_inflight_messages 100',
+      'max_queued_messages 10000000',
+      'set_tcp_nodelay true',
+      'user root',
+      'log_dest stderr',
+      'log_type error',
+      'log_type warning',
+      '',
+    ].join('\n'),
+  );
+  const child = new MeasuredChild({ label: 'mosquitto-dynsec', command: MOSQUITTO, args: ['-c', conf], env: {}, cwd: dir });
+  const stop = async () => {
+    await child.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await child.waitReady(() => isListening(port), 10_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { child, port, stop, adminUrl: `mqtt://admin:${password}@127.0.0.1:${port}` };
 }
 
 /**

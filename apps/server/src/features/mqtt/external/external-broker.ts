@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
 import { topics } from '@agua/shared';
 import type { ExternalBrokerConfig } from '../../../config/env';
@@ -8,14 +8,14 @@ import type { EventBus } from '../../../lib/event-bus';
 import type { DeviceGateway } from '../../gateway/device-gateway';
 import { handleDeviceMessage, messageBody } from '../device-messages';
 import type { MqttTransport } from '../mqtt-transport';
+import { acknowledgeAfter } from './acknowledge-after';
 import type { BrokerAccounts } from './broker-accounts';
 import { DYNSEC_RESPONSE_TOPIC, DynamicSecurity } from './dynsec';
 
 /**
- * Sessions of one instance in the shared subscription. mqtt.js handles one message of a session
- * at a time (its acknowledgement waits for the commit), so several sessions keep the group commit
- * fed. Fixed on purpose: the broker queues a share of the messages for every session of the group
- * while it is away, so a session name must never fall out of use.
+ * Sessions of one instance in the shared subscription; each has up to the broker's in-flight limit
+ * of messages being stored at once. Fixed on purpose: the broker queues a share of the messages
+ * for every session of the group while it is away, so a session name must never fall out of use.
  */
 export const INGEST_SESSIONS = 8;
 /** The shared-subscription group of every instance (SCALE.md `$share/agua/…`). */
@@ -245,24 +245,17 @@ export class ExternalBroker implements MqttTransport {
       });
     });
     client.on('error', (err) => this.opts.log.warn({ err: err.message, session: index }, 'external broker: ingest session error'));
-    // The PUBACK to the broker goes only once the message is stored: mqtt.js sends it when this calls back.
-    client.handleMessage = (packet, callback) => {
-      const stream = client.stream;
-      const publish = packet as IPublishPacket;
+    // The PUBACK to the broker goes only once the message is stored; meanwhile the next ones come.
+    const pipelined = acknowledgeAfter(client, async (packet) => {
       this.inFlight++;
       this.lastMessageMs = Date.now();
-      this.deviceMessage(publish.topic, publish.payload as Buffer).then(
-        () => {
-          this.inFlight--;
-          callback();
-        },
-        () => {
-          this.inFlight--;
-          // Not stored: no acknowledgement. A new connection makes the broker send it again.
-          if (client.stream === stream) stream.destroy();
-        },
-      );
-    };
+      try {
+        await this.deviceMessage(packet.topic, packet.payload as Buffer);
+      } finally {
+        this.inFlight--;
+      }
+    });
+    if (!pipelined && index === 0) this.opts.log.warn('external broker: this mqtt.js cannot hold acknowledgements; each session takes one message at a time');
     return client;
   }
 
