@@ -218,9 +218,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const jobs = backgroundJobs(ctx, app.log);
   app.decorate('jobs', jobs);
-  // The broker takes its port (or the external one is reached) when the app gets ready: a failure stops the start.
   const metricsServer = config.metricsPort === null ? null : new MetricsServer(ctx.metrics, { port: config.metricsPort, host: config.host });
   app.decorate('metricsServer', metricsServer);
+  // The broker takes its port (or the external one is reached) when the app gets ready: a failure stops the start.
   app.addHook('onReady', async () => {
     await ctx.mqtt.start();
     if (metricsServer) app.log.info({ port: await metricsServer.listen() }, 'metrics served on METRICS_PORT');
@@ -300,7 +300,8 @@ function mqttTransport(
     gateway,
     bus,
     log,
-    accounts: (dynsec) => new BrokerAccounts({
+    accounts: (dynsec) =>
+      new BrokerAccounts({
         dynsec,
         devices: deps.devices,
         credentials,

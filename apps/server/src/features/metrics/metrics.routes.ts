@@ -58,9 +58,11 @@ export class MetricsServer {
 
   listen(): Promise<number> {
     return new Promise((resolve, reject) => {
-      this.server.once('error', reject);
+      const onError = (err: NodeJS.ErrnoException) =>
+        reject(err.code === 'EADDRINUSE' ? new Error(`METRICS_PORT ${this.listenOn.port} is already in use: choose another port for the metrics`) : err);
+      this.server.once('error', onError);
       this.server.listen(this.listenOn.port, this.listenOn.host, () => {
-        this.server.off('error', reject);
+        this.server.off('error', onError);
         resolve(this.port());
       });
     });

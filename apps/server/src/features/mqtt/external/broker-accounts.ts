@@ -124,13 +124,13 @@ export class BrokerAccounts implements DeviceAccess {
     for (const device of this.deps.devices.listRecords()) {
       if (device.retiredAtMs !== null) continue;
       live.add(device.id);
-      const outcome = await this.sync(dynsec, device.id, { client: byName.get(device.id) ?? null, roleExists: roleNames.has(deviceRole(device.id)) });
-      note(report, device.id, outcome);
+      const outcome = await this.syncOrRetry(dynsec, device.id, { client: byName.get(device.id) ?? null, roleExists: roleNames.has(deviceRole(device.id)) });
+      if (outcome) note(report, device.id, outcome);
     }
     for (const client of clients) {
       if (!live.has(client.username) && isManaged(client)) {
-        await this.sync(dynsec, client.username, { client, roleExists: roleNames.has(deviceRole(client.username)) });
-        report.deleted.push(client.username);
+        const outcome = await this.syncOrRetry(dynsec, client.username, { client, roleExists: roleNames.has(deviceRole(client.username)) });
+        if (outcome) report.deleted.push(client.username);
       }
     }
     for (const role of roleNames) {
@@ -140,6 +140,22 @@ export class BrokerAccounts implements DeviceAccess {
       if (!live.has(deviceId)) await this.deps.credentials.drop(deviceId);
     }
     return report;
+  }
+
+  /**
+   * One device of a reconciliation. What the reconciliation read may be outdated by a change being
+   * synced beside it (an administrator's); a failure then leaves that device to the retry queue,
+   * which reads the broker afresh, rather than stopping the reconciliation of the others.
+   */
+  private async syncOrRetry(dynsec: DynamicSecurity, deviceId: string, known: { client: BrokerClient | null; roleExists: boolean }): Promise<SyncOutcome | null> {
+    try {
+      return await this.sync(dynsec, deviceId, known);
+    } catch (err) {
+      if (!this.deps.dynsec()) throw err;
+      this.deps.log.warn({ err: (err as Error).message, deviceId }, 'external broker: a device account could not be reconciled; retrying it');
+      this.mark(deviceId);
+      return null;
+    }
   }
 
   /** A connection came up: whatever waited is tried now. */
