@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { groupGone, killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
 import { startMosquitto, type TestMosquitto } from '../helpers/mosquitto';
-import { LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, levelMsg, publishQos1, waitFor } from '../helpers/protocol';
+import { freePort } from '../helpers/net';
+import { LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, levelMsg, publishQos1, sleep, waitFor } from '../helpers/protocol';
 import { createDevice } from '../helpers/api';
 import { demoKey, startServer, tempDataDir, type TestServer } from '../helpers/server';
 
@@ -109,6 +110,29 @@ describe('external broker: nothing acknowledged is lost', () => {
       await waitFor(() => countReadings(s, LEVEL_2) === 40, 10_000);
     } finally {
       await s.close();
+    }
+  });
+
+  it('a start waits for a broker that is not up yet, and serves once it is', async () => {
+    const port = await freePort();
+    const password = 'late-broker-password';
+    const dir = dataDir();
+    const starting = startServer({ MQTT_URL: `mqtt://admin:${password}@127.0.0.1:${port}` }, { dataDir: dir });
+    await sleep(2_000);
+    const late = await startMosquitto({ port, adminPassword: password });
+    try {
+      const s = await starting;
+      try {
+        expect((await s.fetch('/api/health')).status).toBe(200);
+        const device = await connectDevice(s, LEVEL_1, { password: demoKey(LEVEL_1) });
+        clients.push(device);
+        await publishQos1(device, topics.telemetry(LEVEL_1), levelMsg(LEVEL_1, 3.5));
+        await waitFor(() => countReadings(s, LEVEL_1) === 1, 5000);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await late.stop();
     }
   });
 

@@ -54,11 +54,12 @@ function configFor(dir: string, port: number): string {
   ].join('\n');
 }
 
-export async function startMosquitto(): Promise<TestMosquitto> {
+/** Starts a broker on a free port (or the given one), with a new administrator (or the given password). */
+export async function startMosquitto(opts: { port?: number; adminPassword?: string } = {}): Promise<TestMosquitto> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-mosquitto-'));
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const adminUser = 'admin';
-  const adminPassword = randomBytes(12).toString('hex');
+  const adminPassword = opts.adminPassword ?? randomBytes(12).toString('hex');
   const init = spawnSync('mosquitto_ctrl', ['dynsec', 'init', path.join(dir, 'dynamic-security.json'), adminUser, adminPassword], { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`mosquitto_ctrl dynsec init failed: ${init.stderr}`);
   fs.writeFileSync(path.join(dir, 'mosquitto.conf'), configFor(dir, port));
