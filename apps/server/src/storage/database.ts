@@ -23,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
 };
 
 export interface Storage {
+  engine: 'sqlite';
   /** The database file, for connections of other threads (the readings writer). */
   file: string;
   db: Kysely<Database>;
@@ -59,6 +60,7 @@ export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Pr
     throw error instanceof Error ? error : new Error(String(error));
   }
   return {
+    engine: 'sqlite',
     file,
     db,
     sqlite,
