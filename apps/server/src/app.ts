@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -34,7 +35,7 @@ import { ReadingsRepository } from './features/history/readings.repository';
 import historyRoutes from './features/history/history.routes';
 import { HistoryService } from './features/history/history.service';
 import { ReadingsRetention } from './features/history/retention';
-import { SqliteReadingsReader } from './features/history/readings.reader';
+import { PgReadingsReader, SqliteReadingsReader, type ReadingsReader } from './features/history/readings.reader';
 import devicesRoutes from './features/devices/devices.routes';
 import { DevicesService } from './features/devices/devices.service';
 import liveRoutes from './features/live/live.routes';
@@ -48,7 +49,9 @@ import { ExternalBroker } from './features/mqtt/external/external-broker';
 import { MqttBroker } from './features/mqtt/mqtt.broker';
 import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import systemRoutes from './features/system/system.routes';
+import { PostgresStore } from './features/telemetry/postgres-store';
 import { ReadingsWriterThread } from './features/telemetry/readings-writer.thread';
+import type { StoreWriter } from './features/telemetry/store-writer';
 import { TelemetryService } from './features/telemetry/telemetry.service';
 import { UsersRepository } from './features/users/users.repository';
 import usersRoutes from './features/users/users.routes';
@@ -64,7 +67,7 @@ import openapiPlugin from './plugins/openapi';
 import securityHeadersPlugin from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
-import { openStorage, type Storage } from './storage/database';
+import { openConfiguredStorage, type Storage } from './storage/storage';
 import { DiskSpaceWatch } from './storage/disk-space';
 import { SettingsRepository } from './storage/settings.repository';
 import { StorageHealth } from './storage/storage-health';
@@ -101,7 +104,8 @@ export interface AppContext {
   devicesRepo: DevicesRepository;
   telemetry: TelemetryService;
   gateway: DeviceGateway;
-  readingsWriter: ReadingsWriterThread;
+  /** The ingest side's writes (readings, alarm changes, outbox), the engine's own way. */
+  readingsWriter: StoreWriter;
   mqtt: MqttTransport;
   commands: CommandsService;
   commandsRepo: CommandsRepository;
@@ -172,7 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!httpConnections.admit(socket)) socket.destroy();
   });
 
-  const storage = await openStorage(config.dataDir);
+  const storage = await openConfiguredStorage(config, app.log, config.instanceId ?? undefined);
   app.addHook('onClose', async () => storage.close());
 
   const ctx = await createContext(config, storage, app);
@@ -193,7 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     version: config.version,
     storageHealthy: async () => {
       try {
-        storage.sqlite.prepare('SELECT 1').get();
+        await storage.ping();
         return true;
       } catch {
         return false;
@@ -272,13 +276,22 @@ function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTra
     for (const alarm of from.alarmEngine.open()) byPriority.set(alarm.priority, (byPriority.get(alarm.priority) ?? 0) + 1);
     return [1, 2, 3, 4].map((p) => [{ priority: String(p) }, byPriority.get(p) ?? 0]);
   });
-  const commandsByStatus = from.storage.sqlite.prepare('SELECT status, COUNT(*) AS n FROM commands GROUP BY status');
-  metrics.level('agua_commands', 'Commands stored, by status (their result once final)', ['status'], () =>
-    (commandsByStatus.all() as { status: string; n: number }[]).map((r) => [{ status: r.status }, Number(r.n)]),
+  const { db } = from.storage;
+  metrics.level('agua_commands', 'Commands stored, by status (their result once final)', ['status'], async () =>
+    (await db.selectFrom('commands').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status').execute()).map((r) => [
+      { status: r.status },
+      Number(r.n),
+    ]),
   );
-  const outboxDepth = from.storage.sqlite.prepare("SELECT channel, COUNT(*) AS n FROM notification_outbox WHERE state = 'pending' GROUP BY channel");
-  metrics.level('agua_notification_outbox_pending', 'Notifications waiting to be sent, by channel', ['channel'], () =>
-    (outboxDepth.all() as { channel: string; n: number }[]).map((r) => [{ channel: r.channel }, Number(r.n)]),
+  metrics.level('agua_notification_outbox_pending', 'Notifications waiting to be sent, by channel', ['channel'], async () =>
+    (
+      await db
+        .selectFrom('notification_outbox')
+        .select((eb) => ['channel', eb.fn.countAll<number>().as('n')])
+        .where('state', '=', 'pending')
+        .groupBy('channel')
+        .execute()
+    ).map((r) => [{ channel: r.channel }, Number(r.n)]),
   );
 }
 
@@ -327,7 +340,9 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const keyPepper = config.deviceKeyPepper ?? (await settings.getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
   // The probe is a tiny real write: whether the storage takes writes again after a fault.
   const storageHealth = new StorageHealth(() => settings.put('storage_probe', new Date().toISOString()), app.log);
-  const disk = new DiskSpaceWatch(config.dataDir, config.diskMinFreeMb * 2 ** 20, app.log);
+  // DATA_DIR's disk holds the database only on SQLite; PostgreSQL reports a full disk itself (53100).
+  if (storage.engine === 'postgres') fs.mkdirSync(config.dataDir, { recursive: true });
+  const disk = new DiskSpaceWatch(config.dataDir, storage.engine === 'sqlite' ? config.diskMinFreeMb * 2 ** 20 : 0, app.log);
   const auth = new AuthService(users, new SessionsRepository(storage.db), new LoginFailuresRepository(storage.db), audit, bus, {
     sessionTtlMs: config.sessionTtlH * 3600 * 1000,
     maxFailuresPerUser: config.loginMaxFailuresPerUser,
@@ -340,7 +355,10 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     const c = await commandsRepo.findById(id);
     return c ? toCommand(c) : null;
   });
-  const readingsWriter = new ReadingsWriterThread(storage.file, storageHealth, app.log);
+  const readingsWriter: StoreWriter =
+    storage.engine === 'sqlite'
+      ? new ReadingsWriterThread(storage.file, storageHealth, app.log)
+      : new PostgresStore(storage.pool, storage.partitions, storageHealth, app.log, config.retentionDays);
   const telemetry = new TelemetryService(readingsWriter, devices, bus, (readings, seconds) => metrics.committed(readings, seconds));
   const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
     app.log.error({ err }, 'recording a gate travel fault failed'),
@@ -353,7 +371,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const mqtt = mqttTransport(config, { storage, keyPepper, instanceId, devices, gateway, bus, log: app.log });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
-  const readings = new ReadingsRepository(storage.db);
+  const readings = new ReadingsRepository(storage.db, storage.engine);
   const alarmRules = new AlarmRulesService(new AlarmRulesRepository(storage.db), audit, bus);
   await alarmRules.load(devices.listRecords().filter((d) => d.retiredAtMs === null));
   const alarmsRepo = new AlarmsRepository(storage.db);
@@ -375,8 +393,19 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const alarms = new AlarmsService(alarmEngine, alarmsRepo, audit);
   const notifications = await createNotifications({ config, db: storage.db, settings, users, devices, alarmEngine, store: readingsWriter, audit, log: app.log });
   bus.on('alarm.updated', () => notifications.sender.kick());
-  const history = new HistoryService(readings, new SqliteReadingsReader(storage.sqlite), devices);
-  const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log: app.log });
+  const reader: ReadingsReader = storage.engine === 'sqlite' ? new SqliteReadingsReader(storage.sqlite) : new PgReadingsReader(storage.pool);
+  const history = new HistoryService(readings, reader, devices);
+  const retention = new ReadingsRetention(readings, {
+    retentionDays: config.retentionDays,
+    log: app.log,
+    // PostgreSQL drops whole day partitions, and makes the days ahead on the same schedule.
+    ...(storage.engine === 'postgres' && {
+      pruneBefore: async (cutoffMs: number) => {
+        await storage.partitions.makeAhead();
+        return storage.partitions.pruneBefore(cutoffMs);
+      },
+    }),
+  });
   measureLevels(metrics, { storage, mqtt, alarmEngine });
   return { config, instanceId, metrics, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
 }

@@ -4,6 +4,7 @@ import type { Fleet } from '@agua/simulator';
 import { startDemoSimulation } from './demo/simulation';
 import { BrokerUnreachableError } from './features/mqtt/external/external-broker';
 import { MqttPortError } from './features/mqtt/mqtt.broker';
+import { DatabaseUnreachableError } from './storage/postgres/postgres-storage';
 
 /** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main(): Promise<void> {
@@ -17,7 +18,17 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const app = await buildApp(config);
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    // PostgreSQL not there within the start's wait, or not usable: a message naming DATABASE_URL.
+    if (err instanceof DatabaseUnreachableError) {
+      console.error(`Start failed: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
   if (config.demo && !isLoopback(config.host)) {
     app.log.warn(
       `DEMO MODE ON A NETWORK ADDRESS (${config.host}): the demo passwords and device keys are public. Set DEMO=false for a real installation.`,

@@ -12,6 +12,8 @@ export interface Config {
   host: string;
   mqttPort: number;
   dataDir: string;
+  /** PostgreSQL (DATABASE_URL, postgres://…); null = SQLite in DATA_DIR. */
+  databaseUrl: string | null;
   demo: boolean;
   simulate: boolean;
   /** Seed of the demo simulation's water models (SIMULATOR_SEED): the same levels on every run; random when null. */
@@ -109,18 +111,16 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${env[name]}"`);
 }
 
-const NOT_YET = ['DATABASE_URL', 'REDIS_URL'] as const;
-
 /** Parses and validates the environment; throws ConfigError with a clear message. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  for (const name of NOT_YET) {
-    if (env[name]) {
-      throw new ConfigError(
-        `${name} is set, but PostgreSQL and Redis are not available in this version. Unset ${name} to run on the embedded default (SQLite).`,
-      );
-    }
+  if (env.REDIS_URL?.trim()) {
+    throw new ConfigError(
+      'REDIS_URL is set, but several instances sharing one database are not available in this version. Unset REDIS_URL: one instance serves PostgreSQL alone.',
+    );
   }
-  const demo = bool(env, 'DEMO', true);
+  const databaseUrl = databaseUrlOf(env.DATABASE_URL);
+  // On a utility's PostgreSQL the demo data is asked for, never assumed (SCALE.md).
+  const demo = bool(env, 'DEMO', databaseUrl === null);
   const origins = (env.ALLOWED_ORIGINS ?? '')
     .split(',')
     .map((o) => o.trim())
@@ -147,6 +147,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     host,
     mqttPort: int(env, 'MQTT_PORT', 1883, 0, 65535),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
+    databaseUrl,
     demo,
     simulate: bool(env, 'SIMULATE', demo),
     simulatorSeed: env.SIMULATOR_SEED?.trim() ? int(env, 'SIMULATOR_SEED', 0, 0, 2 ** 32 - 1) : null,
@@ -190,6 +191,15 @@ function urlOf(value: string, message: string): URL {
   } catch {
     throw new ConfigError(message);
   }
+}
+
+function databaseUrlOf(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  const url = urlOf(value, 'DATABASE_URL must be a URL such as postgres://user:pass@db.example:5432/agua (secrets are never logged)');
+  if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (without it the server runs on SQLite in DATA_DIR)');
+  if (url.pathname.replace(/^\//, '') === '' && !url.searchParams.has('host')) throw new ConfigError('DATABASE_URL must name the database: postgres://user:pass@host:5432/agua');
+  return value;
 }
 
 function smtpUrlOf(raw: string | undefined): string | null {

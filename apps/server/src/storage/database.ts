@@ -22,13 +22,15 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-broker-credentials': m007,
 };
 
-export interface Storage {
+export interface SqliteStorage {
   engine: 'sqlite';
   /** The database file, for connections of other threads (the readings writer). */
   file: string;
   db: Kysely<Database>;
   /** The raw SQLite handle, for the few hot paths that need prepared statements (readings ingest). */
   sqlite: BetterSqlite3.Database;
+  /** Whether the database answers at all. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,11 +46,11 @@ export function openConnection(file: string): BetterSqlite3.Database {
   return sqlite;
 }
 
-/** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
 /** The database's file name in DATA_DIR. */
 export const DATABASE_FILE = 'agua.db';
 
-export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Promise<Storage> {
+/** Opens (creating if needed) the SQLite database in dataDir and applies pending migrations. */
+export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Promise<SqliteStorage> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, fileName);
   const sqlite = openConnection(file);
@@ -64,6 +66,9 @@ export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Pr
     file,
     db,
     sqlite,
+    ping: async () => {
+      sqlite.prepare('SELECT 1').get();
+    },
     close: async () => {
       await db.destroy();
     },

@@ -39,7 +39,9 @@ export class DiskSpaceWatch {
     return { freeBytes, totalBytes, low };
   }
 
+  /** Checks every `everyMs`; with no minimum (0) there is nothing to warn of, so nothing to check. */
   start(): void {
+    if (this.minFreeBytes === 0) return;
     const tick = () => void this.check().catch((err: unknown) => this.log.error({ err, dataDir: this.dir }, 'free disk space check failed'));
     tick();
     this.timer = setInterval(tick, this.everyMs);

@@ -24,14 +24,34 @@ export class StorageUnavailableError extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
 }
 
-/** The storage fault a failure stands for, by better-sqlite3's (extended) result code; null for any other failure. */
+/**
+ * PostgreSQL's SQLSTATE classes that say the database, not the request, failed: connection
+ * exceptions (08), insufficient resources (53), operator intervention such as a shutdown (57),
+ * system errors (58), and a transaction rolled back by a deadlock or serialization failure (40),
+ * which a resend settles.
+ */
+const PG_UNAVAILABLE_CLASSES = new Set(['08', '40', '53', '57', '58']);
+/** Network failures on the way to PostgreSQL. */
+const PG_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** The node-postgres failures that carry no SQLSTATE: the connection itself broke or never came. */
+const PG_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
+
+/** The storage fault a failure stands for (SQLite's extended result codes, PostgreSQL's SQLSTATEs, a lost connection); null for any other failure. */
 export function storageFaultOf(err: unknown): StorageFaultCode | null {
   if (err instanceof StorageUnavailableError) return 'STORAGE_UNAVAILABLE';
   const code = (err as { code?: unknown } | null | undefined)?.code;
-  if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return null;
-  const primary = code.split('_', 2).join('_');
-  if (primary === 'SQLITE_FULL') return 'STORAGE_FULL';
-  return UNAVAILABLE.has(primary) ? 'STORAGE_UNAVAILABLE' : null;
+  if (typeof code === 'string' && code.startsWith('SQLITE_')) {
+    const primary = code.split('_', 2).join('_');
+    if (primary === 'SQLITE_FULL') return 'STORAGE_FULL';
+    return UNAVAILABLE.has(primary) ? 'STORAGE_UNAVAILABLE' : null;
+  }
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+    if (code === '53100') return 'STORAGE_FULL';
+    return PG_UNAVAILABLE_CLASSES.has(code.slice(0, 2)) ? 'STORAGE_UNAVAILABLE' : null;
+  }
+  if (typeof code === 'string' && PG_NETWORK_CODES.has(code)) return 'STORAGE_UNAVAILABLE';
+  const message = (err as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' && PG_CONNECTION_MESSAGES.test(message) ? 'STORAGE_UNAVAILABLE' : null;
 }
 
 export interface StorageFault {

@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { personJson, toRow, type AlarmChange } from './alarms.repository';
 
-const ALARM_COLUMNS = [
+export const ALARM_COLUMNS = [
   'id',
   'device_id',
   'rule_id',

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeviceType, Reading, GateState } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { iso, parseRange, type MsRange } from '../../lib/time';
-import type { SqliteReadingsReader } from './readings.reader';
+import type { ReadingsReader } from './readings.reader';
 import type { HistoryRow, ReadingsRepository, RowPosition } from './readings.repository';
 
 /** What history needs to know of a device (DevicesService provides it; retired ones included). */
@@ -91,7 +91,7 @@ export class HistoryService {
 
   constructor(
     private readonly repo: ReadingsRepository,
-    private readonly reader: SqliteReadingsReader,
+    private readonly reader: ReadingsReader,
     private readonly devices: DeviceDirectory,
     options: Partial<HistoryOptions> = {},
   ) {
@@ -200,7 +200,7 @@ export class HistoryService {
     const size = this.options.exportBatchSize;
     let after: RowPosition | undefined;
     for (;;) {
-      const rows = this.reader.batchAfter(deviceId, range, size, after);
+      const rows = await this.reader.batchAfter(deviceId, range, size, after);
       if (rows.length > 0) yield rows;
       if (rows.length < size) return;
       const last = rows[rows.length - 1]!;

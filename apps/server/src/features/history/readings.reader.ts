@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type pg from 'pg';
 import type { HistoryRow, RowPosition } from './readings.repository';
 import type { MsRange } from '../../lib/time';
 
@@ -6,13 +7,18 @@ import type { MsRange } from '../../lib/time';
 const NO_LOWER = -8e15;
 const NO_UPPER = 8e15;
 
+/** The export's read path: a device's rows in keyset batches, one engine's way. */
+export interface ReadingsReader {
+  batchAfter(deviceId: string, range: MsRange, limit: number, after?: RowPosition): HistoryRow[] | Promise<HistoryRow[]>;
+}
+
 /**
  * The export's hot read path, on SQLite (the counterpart of SqliteReadingsWriter): one prepared
  * statement reads a device's rows in keyset batches. Through the query builder each batch would
  * build, compile and prepare its query anew: at a million rows that garbage alone raised the
  * server's peak memory by tens of MB.
  */
-export class SqliteReadingsReader {
+export class SqliteReadingsReader implements ReadingsReader {
   private readonly batch: BetterSqlite3.Statement<[string, number, number, number, number, number], HistoryRow>;
 
   constructor(sqlite: BetterSqlite3.Database) {
@@ -27,9 +33,27 @@ export class SqliteReadingsReader {
     );
   }
 
-  /** Up to `limit` rows of a device in the range, oldest first, strictly after `after` when given. */
   batchAfter(deviceId: string, range: MsRange, limit: number, after?: RowPosition): HistoryRow[] {
     const lower = Math.max(range.fromMs ?? NO_LOWER, after?.tsMs ?? NO_LOWER);
     return this.batch.all(deviceId, lower, range.toMs ?? NO_UPPER, after?.tsMs ?? NO_LOWER, after?.id ?? 0, limit);
+  }
+}
+
+/** The same batches on PostgreSQL, as one named prepared statement per connection. */
+export class PgReadingsReader implements ReadingsReader {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async batchAfter(deviceId: string, range: MsRange, limit: number, after?: RowPosition): Promise<HistoryRow[]> {
+    const lower = Math.max(range.fromMs ?? NO_LOWER, after?.tsMs ?? NO_LOWER);
+    const { rows } = await this.pool.query<HistoryRow>({
+      name: 'agua.readings.batch-after',
+      text: `SELECT id, ts_ms AS "tsMs", value_num AS "valueNum", value_text AS "valueText", status
+             FROM readings
+             WHERE device_id = $1 AND ts_ms >= $2 AND ts_ms < $3 AND (ts_ms > $4 OR id > $5)
+             ORDER BY ts_ms, id
+             LIMIT $6`,
+      values: [deviceId, lower, range.toMs ?? NO_UPPER, after?.tsMs ?? NO_LOWER, after?.id ?? 0, limit],
+    });
+    return rows;
   }
 }

@@ -40,7 +40,15 @@ export interface BucketRow {
  * that index carries, so (ts_ms, id) order needs no sort.
  */
 export class ReadingsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** SQLite's json_array is PostgreSQL's json_build_array: the one word the two dialects disagree on here. */
+  private readonly jsonArray: RawBuilder<unknown>;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    engine: 'sqlite' | 'postgres' = 'sqlite',
+  ) {
+    this.jsonArray = sql.raw(engine === 'postgres' ? 'json_build_array' : 'json_array');
+  }
 
   /** Deletes a device's whole history (DELETE /devices/{id}?purge=true). */
   async deleteByDevice(deviceId: string): Promise<void> {
@@ -116,11 +124,11 @@ export class ReadingsRepository {
       widthMs,
       first,
       end,
-      sql`json_array(MIN(value_num), MAX(value_num), AVG(value_num), COUNT(value_num))`,
+      sql`${this.jsonArray}(MIN(value_num), MAX(value_num), AVG(value_num), COUNT(value_num))`,
     );
     const out: BucketRow[] = [];
     for (const r of rows) {
-      const [min, max, mean, n] = JSON.parse(r.agg) as [number, number, number, number];
+      const [min, max, mean, n] = r.agg as [number, number, number, number];
       if (n > 0) out.push({ bucket: r.bucket, min, max, mean, count: n });
     }
     return out;
@@ -128,26 +136,29 @@ export class ReadingsRepository {
 
   /** Per slice (as in buckets) of a gate's readings: the smallest and largest state, and how many. */
   async sliceStates(deviceId: string, fromMs: number, toMs: number, widthMs: number, first: number, end: number): Promise<SliceStates[]> {
-    const rows = await this.perSlice(deviceId, fromMs, toMs, widthMs, first, end, sql`json_array(MIN(value_text), MAX(value_text), COUNT(*))`);
+    const rows = await this.perSlice(deviceId, fromMs, toMs, widthMs, first, end, sql`${this.jsonArray}(MIN(value_text), MAX(value_text), COUNT(*))`);
     const out: SliceStates[] = [];
     for (const r of rows) {
-      const [min, max, n] = JSON.parse(r.agg) as [string | null, string | null, number];
+      const [min, max, n] = r.agg as [string | null, string | null, number];
       if (n > 0) out.push({ bucket: r.bucket, min, max, count: n });
     }
     return out;
   }
 
   private async perSlice(deviceId: string, fromMs: number, toMs: number, widthMs: number, first: number, end: number, aggregate: RawBuilder<unknown>) {
-    const { rows } = await sql<{ bucket: number; agg: string }>`
-      WITH RECURSIVE k(i) AS (SELECT ${first} UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ${end})
+    // The bounds are written so that both dialects read them alike (no scalar MIN, typed start).
+    const { rows } = await sql<{ bucket: number; agg: string | unknown[] }>`
+      WITH RECURSIVE k(i) AS (SELECT CAST(${first} AS BIGINT) UNION ALL SELECT i + 1 FROM k WHERE i + 1 < ${end})
       SELECT i AS bucket,
              (SELECT ${aggregate}
               FROM readings
               WHERE device_id = ${deviceId}
                 AND ts_ms >= ${fromMs} + i * ${widthMs}
-                AND ts_ms < MIN(${fromMs} + (i + 1) * ${widthMs}, ${toMs})) AS agg
+                AND ts_ms < ${fromMs} + (i + 1) * ${widthMs}
+                AND ts_ms < ${toMs}) AS agg
       FROM k`.execute(this.db);
-    return rows.map((r) => ({ bucket: Number(r.bucket), agg: r.agg }));
+    // SQLite answers JSON as text; PostgreSQL's driver has parsed it already.
+    return rows.map((r) => ({ bucket: Number(r.bucket), agg: (typeof r.agg === 'string' ? JSON.parse(r.agg) : r.agg) as unknown[] }));
   }
 
   /**
@@ -162,8 +173,9 @@ export class ReadingsRepository {
         FROM readings
         WHERE device_id = ${deviceId} AND ts_ms >= ${fromMs} AND ts_ms < ${toMs}
         WINDOW w AS (ORDER BY ts_ms, id)
-      )
-      WHERE (n = 1 AND (${before} IS NULL OR value_text IS NOT ${before})) OR (n > 1 AND prev IS NOT value_text)
+      ) AS changes
+      WHERE (n = 1 AND (CAST(${before} AS TEXT) IS NULL OR value_text IS DISTINCT FROM CAST(${before} AS TEXT)))
+         OR (n > 1 AND prev IS DISTINCT FROM value_text)
       ORDER BY ts_ms, id
       LIMIT ${limit}`.execute(this.db);
     return rows.map((r) => ({

@@ -2,7 +2,15 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ReadingsRepository } from './readings.repository';
 
+/**
+ * How an engine removes readings older than a time (PostgreSQL drops whole day partitions);
+ * resolves with how many went.
+ */
+export type PruneBefore = (cutoffMs: number) => Promise<number>;
+
 export interface RetentionOptions {
+  /** The engine's own way; without it, chunked deletes per device through the repository (SQLite). */
+  pruneBefore?: PruneBefore;
   /** RETENTION_DAYS: readings older than this many days are deleted. */
   retentionDays: number;
   log: FastifyBaseLogger;
@@ -60,6 +68,12 @@ export class ReadingsRetention {
   }
 
   private async prune(cutoffMs: number): Promise<number> {
+    const total = await (this.opts.pruneBefore ?? ((before: number) => this.deleteInChunks(before)))(cutoffMs);
+    if (total > 0) this.opts.log.info({ deleted: total, before: new Date(cutoffMs).toISOString() }, 'readings past retention deleted');
+    return total;
+  }
+
+  private async deleteInChunks(cutoffMs: number): Promise<number> {
     const chunk = this.opts.chunkSize ?? 5000;
     let total = 0;
     for (const deviceId of await this.repo.deviceIds()) {
@@ -71,7 +85,6 @@ export class ReadingsRetention {
       }
       if (this.stopped) break;
     }
-    if (total > 0) this.opts.log.info({ deleted: total, before: new Date(cutoffMs).toISOString() }, 'readings past retention deleted');
     return total;
   }
 }

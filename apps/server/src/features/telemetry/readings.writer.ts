@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DUPLICATE_WINDOW_MS, isNewerReading, type ReadingStatus } from '@agua/shared';
-import { CurrentReadingStore } from '../devices/current-reading.store';
+import { CurrentReadingStore, type CurrentReadingWrite } from '../devices/current-reading.store';
 import { SeqRuns, type SeqRun } from './seq-runs';
 
 export interface ReadingToStore {
@@ -16,6 +16,24 @@ export interface ReadingToStore {
   fromDevice: boolean;
   /** The newest reading of its device in its message or batch: the one alarms are evaluated on (not stored). */
   newestInMessage?: boolean;
+}
+
+/** Each device's newest new reading of a commit, as the device's current reading is written (both engines). */
+export function newestPerDevice(items: ReadingToStore[], fresh: boolean[]): CurrentReadingWrite[] {
+  const latest = new Map<string, ReadingToStore>();
+  items.forEach((r, i) => {
+    if (!fresh[i]) return;
+    const prev = latest.get(r.deviceId);
+    if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
+  });
+  return [...latest.values()].map(({ deviceId, tsMs, valueNum, valueText, status, fromDevice, receivedMs }) => ({
+    deviceId,
+    tsMs,
+    valueNum,
+    valueText,
+    status,
+    heardMs: fromDevice ? receivedMs : null,
+  }));
 }
 
 /** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
@@ -119,16 +137,7 @@ export class SqliteReadingsWriter {
 
   /** Each device's newest new reading goes to the device's state (which keeps it if newer than what it has). */
   private updateCurrentReadings(items: ReadingToStore[], fresh: boolean[]): void {
-    const latest = new Map<string, ReadingToStore>();
-    items.forEach((r, i) => {
-      if (!fresh[i]) return;
-      const prev = latest.get(r.deviceId);
-      if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
-    });
-    for (const r of latest.values()) {
-      const { deviceId, tsMs, valueNum, valueText, status } = r;
-      this.currentReadings.write({ deviceId, tsMs, valueNum, valueText, status, heardMs: r.fromDevice ? r.receivedMs : null });
-    }
+    for (const r of newestPerDevice(items, fresh)) this.currentReadings.write(r);
   }
 
   private storeRuns(runs: SeqRun[]): void {

@@ -38,10 +38,11 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
  * the write can be overtaken by a concurrent request, whose loser gets the API's 409, not a 500.
  */
 function rethrowTaken(err: unknown): never {
-  const message = err instanceof Error ? err.message : '';
-  if ((err as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE') {
-    if (message.includes('users.username')) throw conflict('USERNAME_TAKEN');
-    if (message.includes('users.email')) throw conflict('EMAIL_TAKEN');
+  const { code, message = '', constraint } = (err ?? {}) as { code?: unknown; message?: string; constraint?: string };
+  // SQLite names the column in its message; PostgreSQL (23505) names the constraint.
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505') {
+    if (message.includes('users.username') || constraint === 'users_username_key') throw conflict('USERNAME_TAKEN');
+    if (message.includes('users.email') || constraint === 'users_email_key') throw conflict('EMAIL_TAKEN');
   }
   throw err;
 }

@@ -1,0 +1,129 @@
+import type pg from 'pg';
+import type { FastifyBaseLogger } from 'fastify';
+import { dayOf, type ReadingPartitions } from '../../storage/postgres/reading-partitions';
+import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
+import type { AlarmChange } from '../alarms/alarms.repository';
+import { PgAlarmsWriter } from '../alarms/alarms.writer.pg';
+import type { AlarmNotice, DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
+import { PgOutboxWriter } from '../notifications/outbox.writer.pg';
+import { PgReadingsWriter } from './readings.writer.pg';
+import type { ReadingToStore } from './readings.writer';
+import type { StoreWriter } from './store-writer';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The ingest side's writes on PostgreSQL (the counterpart of the SQLite writer thread; the pool's
+ * I/O never blocks the event loop, so no thread is needed). Each call is one transaction on a
+ * client of the pool, answered after COMMIT: a reading is acknowledged only once PostgreSQL has
+ * it, and a commit whose answer was lost (the connection broke) is retried by the device and
+ * caught as a duplicate by its seq.
+ */
+export class PostgresStore implements StoreWriter {
+  private readonly readings = new PgReadingsWriter();
+  private readonly outbox = new PgOutboxWriter();
+  private readonly alarms = new PgAlarmsWriter(async (client, change, transitionId) => {
+    if (change.notice) await this.outbox.writeNotice(client, change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
+  });
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly partitions: ReadingPartitions,
+    private readonly health: StorageHealth | null,
+    private readonly log: FastifyBaseLogger,
+    /** Readings older than this get no partition of their own (retention will drop them). */
+    private readonly retentionDays: number,
+  ) {}
+
+  async write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
+    return this.transaction(async (client) => {
+      const fresh = await this.readings.write(client, items);
+      if (changes.length > 0) await this.alarms.writeAll(client, changes);
+      return fresh;
+    }, () => this.partitionsFor(items));
+  }
+
+  async writeAlarms(changes: AlarmChange[]): Promise<void> {
+    await this.transaction((client) => this.alarms.writeAll(client, changes));
+  }
+
+  writeOutbox(entries: OutboxEntry[]): Promise<number> {
+    return this.transaction((client) => this.outbox.write(client, entries));
+  }
+
+  async claimOutbox(claims: OutboxClaim[]): Promise<void> {
+    await this.transaction((client) => this.outbox.claim(client, claims));
+  }
+
+  async settleOutbox(outcomes: DeliveryOutcome[]): Promise<void> {
+    await this.transaction((client) => this.outbox.settle(client, outcomes));
+  }
+
+  async pruneExpiredSeqs(): Promise<void> {
+    await this.track(this.readings.pruneExpiredSeqs(this.pool));
+  }
+
+  async forgetDevice(deviceId: string): Promise<void> {
+    await this.track(this.readings.forgetDevice(this.pool, deviceId));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** The partitions of the days these readings fall on, made before the readings' transaction. */
+  private async partitionsFor(items: ReadingToStore[]): Promise<void> {
+    const today = dayOf(Date.now());
+    const oldest = dayOf(Date.now() - this.retentionDays * DAY_MS);
+    const days = new Set<number>();
+    for (const r of items) {
+      const day = dayOf(r.tsMs);
+      if (!this.partitions.covers(day) && day >= oldest && day <= today + 1) days.add(day);
+    }
+    for (const day of days) await this.partitions.ensure(day);
+  }
+
+  private transaction<T>(work: (client: pg.ClientBase) => Promise<T>, before?: () => Promise<void>): Promise<T> {
+    return this.track(
+      (async () => {
+        if (this.closed) throw new StorageUnavailableError('the store is closed');
+        try {
+          await before?.();
+          const client = await this.pool.connect();
+          let result: T;
+          try {
+            await client.query('BEGIN');
+            result = await work(client);
+            await client.query('COMMIT');
+          } catch (err) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            // A client whose connection failed must not go back to the pool.
+            client.release(isConnectionFault(err) ? (err as Error) : undefined);
+            throw err;
+          }
+          client.release();
+          this.health?.succeeded();
+          return result;
+        } catch (err) {
+          if (this.health?.failed(err) === null) this.log.error({ err }, 'a PostgreSQL write failed');
+          throw err;
+        }
+      })(),
+    );
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p)).catch(() => undefined);
+    return p;
+  }
+}
+
+/** Whether a failure broke the connection (rather than the statement). */
+function isConnectionFault(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code !== 'string' || code.startsWith('08') || code.startsWith('57') || code.startsWith('E');
+}
