@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
-const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | e2e
+const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | postgres | e2e
 
 const run = (label, cmd, args, env = {}) => {
   if (only && only !== label) return true;
@@ -21,7 +21,7 @@ const run = (label, cmd, args, env = {}) => {
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest'];
 const stages = [];
-if (!only || only === 'firmware' || only === 'unit' || only === 'e2e') {
+if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
   if (deps.status !== 0) process.exit(1);
 }
@@ -55,6 +55,10 @@ const firmware = () => {
 stages.push(['firmware', firmware()]);
 const vitestJson = path.join(reports, 'vitest.json');
 stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
+// The server's API suite again on PostgreSQL (SCALE.md): one database per test server on this
+// machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
+const pgJson = path.join(reports, 'vitest-postgres.json');
+stages.push(['postgres', run('postgres', 'npx', ['vitest', 'run', '--config', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`])]);
 const pwJson = path.join(reports, 'playwright.json');
 stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
 
@@ -62,6 +66,11 @@ let passed = doctest.passed;
 let failed = doctest.failed;
 if (fs.existsSync(vitestJson)) {
   const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+  passed += v.numPassedTests ?? 0;
+  failed += v.numFailedTests ?? 0;
+}
+if (fs.existsSync(pgJson)) {
+  const v = JSON.parse(fs.readFileSync(pgJson, 'utf8'));
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
 }

@@ -31,7 +31,9 @@ async function main(): Promise<void> {
   }
   let dataDir: string;
   try {
-    dataDir = loadConfig().dataDir;
+    const config = loadConfig();
+    if (config.databaseUrl) fail('DATABASE_URL is set: this command copies SQLite; back PostgreSQL up with pg_dump (docs/operations.md)');
+    dataDir = config.dataDir;
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;

@@ -20,7 +20,9 @@ import { loadConfig } from '../config/env';
 import { hashPassword } from '../lib/password';
 import { UsersRepository } from '../features/users/users.repository';
 import { newId } from '../lib/ids';
-import { openStorage } from '../storage/database';
+import pino from 'pino';
+import { describeDatabase } from '../storage/postgres/postgres-storage';
+import { openConfiguredStorage } from '../storage/storage';
 
 function askHidden(question: string): Promise<string> {
   return new Promise((resolve) => {
@@ -86,7 +88,7 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig({ ...process.env, DEMO: 'false' });
-  const storage = await openStorage(config.dataDir);
+  const storage = await openConfiguredStorage(config, pino({ level: 'warn' }));
   try {
     const users = new UsersRepository(storage.db);
     if (await users.findByUsername(username)) fail(`el usuario "${username}" ya existe.`);
@@ -104,7 +106,7 @@ async function main(): Promise<void> {
       lastLoginMs: null,
       createdAtMs: Date.now(),
     });
-    console.log(`Usuario "${username.toLowerCase()}" creado (${role}) en ${config.dataDir}.`);
+    console.log(`Usuario "${username.toLowerCase()}" creado (${role}) en ${config.databaseUrl ? describeDatabase(config.databaseUrl) : config.dataDir}.`);
   } finally {
     await storage.close();
   }

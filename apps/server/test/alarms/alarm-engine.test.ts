@@ -9,6 +9,7 @@ import type { Alarm, AlarmRule } from '@agua/shared';
 import { ackHttp, auditPage, expectApiError, issueOk, jsonOf, longPoll } from '../helpers/api';
 import { GATE_1, GATE_2, LEVEL_2, gateMsg, levelMsg, openLive, postTelemetry, sleep, waitFor, type LiveSocket } from '../helpers/protocol';
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { sqlValue } from '../helpers/sql';
 
 type AlarmWithTransitions = Alarm & { transitions: Array<{ at: string; from: string | null; to: string; by: { username: string } | null; comment: string | null }> };
 
@@ -217,8 +218,8 @@ describe('alarm engine', () => {
     await level(4.6);
     const before = await waitOpen('level_high_high', 'unack');
     // Offline alarms may be raised by the restart itself (devices silent since before it); nothing else may.
-    const notOffline = () => s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) FROM alarms WHERE kind != 'device_offline'").pluck().get() as number;
-    const rows = notOffline();
+    const notOffline = async () => Number(await sqlValue(s, "SELECT COUNT(*) FROM alarms WHERE kind != 'device_offline'"));
+    const rows = await notOffline();
     live.close();
     await s.close();
     s = await startServer({ DEVICE_RATE_LIMIT: '0', DEVICE_OFFLINE_AFTER_S: '2' }, { dataDir });
@@ -229,6 +230,6 @@ describe('alarm engine', () => {
     expect((hello.data.alarms as Alarm[]).map((a) => a.id)).toContain(before.id);
     await sleep(200);
     expect((await openOf('level_high_high'))?.id).toBe(before.id);
-    expect(notOffline()).toBe(rows);
+    expect(await notOffline()).toBe(rows);
   });
 });

@@ -4,6 +4,7 @@ import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, demoKey, startServer, type TestServer } from '../helpers/server';
 import { createUser, MSG, tryLiveSocket } from './auth-helpers';
 import { expectApiError, login, loginCookie } from '../helpers/api';
+import { sqlValue } from '../helpers/sql';
 
 const CSRF_MSG = 'Origen de la solicitud no permitido.';
 const EVIL = 'http://evil.example';
@@ -56,9 +57,9 @@ describe('CSRF with the default configuration', () => {
     });
 
     it('does not count a CSRF refusal as a failed sign-in', async () => {
-      const before = (s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'").get() as { n: number }).n;
+      const before = Number(await sqlValue(s, "SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'"));
       for (let i = 0; i < 3; i++) await expectCsrfRejected(await login(s, { username: 'operator', password: 'wrong-pass-2' }, { origin: EVIL }));
-      const after = (s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'").get() as { n: number }).n;
+      const after = Number(await sqlValue(s, "SELECT COUNT(*) AS n FROM login_failures WHERE username = 'operator'"));
       expect(after).toBe(before);
     });
   });

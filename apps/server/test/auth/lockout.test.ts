@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
 import { auditEvents, MSG } from './auth-helpers';
 import { expectApiError, login, loginCookie } from '../helpers/api';
+import { sqlRun, sqlValue } from '../helpers/sql';
 
 const WINDOW_S = 15 * 60;
 
@@ -23,17 +24,17 @@ async function failTimes(s: TestServer, username: string, n: number, headers: Re
   }
 }
 
-function failureRows(s: TestServer, username?: string): number {
-  const sql = s.app.ctx.storage.sqlite;
-  const row = (username === undefined
-    ? sql.prepare('SELECT COUNT(*) AS n FROM login_failures').get()
-    : sql.prepare('SELECT COUNT(*) AS n FROM login_failures WHERE username = ?').get(username)) as { n: number };
-  return Number(row.n);
+async function failureRows(s: TestServer, username?: string): Promise<number> {
+  const n =
+    username === undefined
+      ? await sqlValue(s, 'SELECT COUNT(*) AS n FROM login_failures')
+      : await sqlValue(s, 'SELECT COUNT(*) AS n FROM login_failures WHERE username = ?', username);
+  return Number(n);
 }
 
 /** Moves every recorded failure back in time, as if that many seconds had passed. */
-function ageFailures(s: TestServer, seconds: number): void {
-  s.app.ctx.storage.sqlite.prepare('UPDATE login_failures SET at_ms = at_ms - ?').run(seconds * 1000);
+async function ageFailures(s: TestServer, seconds: number): Promise<void> {
+  await sqlRun(s, 'UPDATE login_failures SET at_ms = at_ms - ?', seconds * 1000);
 }
 
 describe('lockout per username from one address (defaults 5 / 20)', () => {
@@ -44,8 +45,8 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
     adminCookie = await s.login('admin');
   });
   afterAll(async () => s.close());
-  beforeEach(() => {
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+  beforeEach(async () => {
+    await sqlRun(s, 'DELETE FROM login_failures');
   });
 
   it('answers the 6th attempt after 5 failures with 429 and Retry-After (about the 15-minute window)', async () => {
@@ -62,10 +63,10 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
 
   it('does not count a 429 as a further failure', async () => {
     await failTimes(s, 'viewer', 5);
-    expect(failureRows(s, 'viewer')).toBe(5);
+    expect(await failureRows(s, 'viewer')).toBe(5);
     for (let i = 0; i < 3; i++) await expectLockedOut(await login(s, { username: 'viewer', password: 'wrong-password-y' }));
     await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
-    expect(failureRows(s, 'viewer')).toBe(5);
+    expect(await failureRows(s, 'viewer')).toBe(5);
   });
 
   it('still lets a different username in from the same address', async () => {
@@ -103,7 +104,7 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
     for (let i = 0; i < 2; i++) {
       await expectApiError(await login(s, { username, password, masterPassword: `maestra-mal-${i}` }), 401, 'MASTER_PASSWORD_INVALID', MSG.MASTER_PASSWORD_INVALID);
     }
-    expect(failureRows(s, 'admin')).toBe(5);
+    expect(await failureRows(s, 'admin')).toBe(5);
     await expectLockedOut(await login(s, { username, password, masterPassword }));
   });
 
@@ -115,25 +116,24 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
     } finally {
       await s.app.ctx.users.update(viewer.id, { status: 'active' });
     }
-    expect(failureRows(s, 'viewer')).toBe(0);
+    expect(await failureRows(s, 'viewer')).toBe(0);
     expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
   });
 
   it('ends the lockout when the failures leave the 15-minute window; Retry-After counts down', async () => {
     await failTimes(s, 'viewer', 5);
     await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
-    ageFailures(s, WINDOW_S - 60); // 14 minutes later
+    await ageFailures(s, WINDOW_S - 60); // 14 minutes later
     const retryAfter = await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(61);
-    ageFailures(s, 61); // past the window
+    await ageFailures(s, 61); // past the window
     expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
   });
 
   it('is per username AND address: failures from another address do not lock this one out', async () => {
-    const insert = s.app.ctx.storage.sqlite.prepare('INSERT INTO login_failures (username, ip, at_ms) VALUES (?, ?, ?)');
     const now = Date.now();
-    for (let i = 0; i < 25; i++) insert.run(i < 10 ? 'admin' : `guess${i}`, '10.9.8.7', now - i * 1000);
+    for (let i = 0; i < 25; i++) await sqlRun(s, 'INSERT INTO login_failures (username, ip, at_ms) VALUES (?, ?, ?)', i < 10 ? 'admin' : `guess${i}`, '10.9.8.7', now - i * 1000);
     const res = await login(s, DEMO_PASSWORDS.admin);
     expect(res.status).toBe(200);
   });
@@ -147,7 +147,7 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
     const evaluated = statuses.filter((st) => st === 401).length;
     expect(statuses.every((st) => st === 401 || st === 429), `statuses: ${statuses.join(',')}`).toBe(true);
     expect(evaluated, `statuses: ${statuses.join(',')}`).toBe(5);
-    expect(failureRows(s, 'operator')).toBe(5);
+    expect(await failureRows(s, 'operator')).toBe(5);
   });
 
   it('records each failure in the audit trail as auth.login_failed, result denied, with the address', async () => {
@@ -177,8 +177,8 @@ describe('lockout per address (LOGIN_MAX_FAILURES_PER_ADDRESS=3)', () => {
     s = await startServer({ LOGIN_MAX_FAILURES_PER_ADDRESS: '3' });
   });
   afterAll(async () => s.close());
-  beforeEach(() => {
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+  beforeEach(async () => {
+    await sqlRun(s, 'DELETE FROM login_failures');
   });
 
   it('lets other usernames in until the address limit, then refuses every username', async () => {
@@ -204,7 +204,7 @@ describe('lockout per address (LOGIN_MAX_FAILURES_PER_ADDRESS=3)', () => {
     await failTimes(s, 'spray1', 1);
     await failTimes(s, 'spray2', 1);
     expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
-    expect(failureRows(s)).toBe(2);
+    expect(await failureRows(s)).toBe(2);
     await failTimes(s, 'spray3', 1);
     await expectLockedOut(await login(s, DEMO_PASSWORDS.viewer));
   });

@@ -4,6 +4,7 @@ import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, sessionCookieOf, startServer, type DemoRole, type TestServer } from '../helpers/server';
 import { createUser, expectUserShape, MSG } from './auth-helpers';
 import { ISO_Z, expectApiError, login } from '../helpers/api';
+import { sqlAll } from '../helpers/sql';
 
 describe('sign-in', () => {
   let s: TestServer;
@@ -187,7 +188,7 @@ describe('sign-in', () => {
     it('does not store the token itself: the sessions table holds only its hash', async () => {
       const cookie = sessionCookieOf(await login(s, DEMO_PASSWORDS.operator));
       const token = cookie.slice('agua_session='.length);
-      const rows = s.app.ctx.storage.sqlite.prepare('SELECT id FROM sessions').all() as Array<{ id: string }>;
+      const rows = await sqlAll<{ id: string }>(s, 'SELECT id FROM sessions');
       expect(rows.length).toBeGreaterThan(0);
       expect(rows.map((r) => r.id)).not.toContain(token);
     });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';
 import { createUser, MSG } from './auth-helpers';
 import { expectApiError, login, loginCookie } from '../helpers/api';
+import { sqlRun, sqlValue } from '../helpers/sql';
 
 const PASSWORD = 'clave-actual-123';
 const USER = { username: 'cambia01', password: PASSWORD };
@@ -11,8 +12,8 @@ const USER = { username: 'cambia01', password: PASSWORD };
 const changeOwn = (s: TestServer, cookie: string, currentPassword: string, newPassword = 'clave-nueva-456') =>
   s.fetch('/api/v1/auth/password', { method: 'POST', cookie, json: { currentPassword, newPassword } });
 
-function failureRows(s: TestServer, username: string): number {
-  return Number((s.app.ctx.storage.sqlite.prepare('SELECT COUNT(*) AS n FROM login_failures WHERE username = ?').get(username) as { n: number }).n);
+async function failureRows(s: TestServer, username: string): Promise<number> {
+  return Number(await sqlValue(s, 'SELECT COUNT(*) AS n FROM login_failures WHERE username = ?', username));
 }
 
 async function expectLockedOut(res: Response): Promise<void> {
@@ -27,15 +28,15 @@ describe('changing one\'s own password counts wrong current passwords (LOGIN_MAX
     await createUser(s, USER);
   });
   afterAll(async () => s.close());
-  beforeEach(() => {
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+  beforeEach(async () => {
+    await sqlRun(s, 'DELETE FROM login_failures');
   });
 
   it('records each wrong current password as a sign-in failure of that username from that address', async () => {
     const cookie = await loginCookie(s, USER);
     await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
     await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-2'), 422, 'PASSWORD_CURRENT_INVALID');
-    expect(failureRows(s, USER.username)).toBe(2);
+    expect(await failureRows(s, USER.username)).toBe(2);
   });
 
   it('after the limit answers 429 with Retry-After, even for the right current password; sign-in is locked too', async () => {
@@ -44,8 +45,8 @@ describe('changing one\'s own password counts wrong current passwords (LOGIN_MAX
     await expectLockedOut(await changeOwn(s, cookie, PASSWORD));
     await expectLockedOut(await login(s, USER));
     // The 429s were not counted, and nothing changed.
-    expect(failureRows(s, USER.username)).toBe(3);
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+    expect(await failureRows(s, USER.username)).toBe(3);
+    await sqlRun(s, 'DELETE FROM login_failures');
     await loginCookie(s, USER);
   });
 
@@ -61,7 +62,7 @@ describe('changing one\'s own password counts wrong current passwords (LOGIN_MAX
     const cookie = await loginCookie(s, USER);
     await expectApiError(await changeOwn(s, cookie, 'no-es-la-actual-1'), 422, 'PASSWORD_CURRENT_INVALID');
     expect((await changeOwn(s, cookie, PASSWORD, 'clave-nueva-456')).status).toBe(200);
-    expect(failureRows(s, USER.username)).toBe(0);
+    expect(await failureRows(s, USER.username)).toBe(0);
     expect((await changeOwn(s, cookie, 'clave-nueva-456', PASSWORD)).status).toBe(200);
   });
 });

@@ -6,6 +6,7 @@ import { sessionIdOf } from '../../src/features/auth/auth.service';
 import { startServer, type DemoRole, type TestServer } from '../helpers/server';
 import { createUser, MSG, tryLiveSocket } from './auth-helpers';
 import { expectApiError, loginCookie } from '../helpers/api';
+import { sqlRun } from '../helpers/sql';
 
 /** Who may call a route (API.md): 'admin' = role admin exactly (manage_users). */
 type Required = 'public' | 'device' | 'session' | 'read' | 'write' | 'manage_devices' | 'admin';
@@ -212,9 +213,7 @@ describe('route guards from the OpenAPI document', () => {
 
   it('answers 401 to a call with an expired session on every session route', async () => {
     const cookie = await s.login('admin');
-    s.app.ctx.storage.sqlite
-      .prepare('UPDATE sessions SET last_used_ms = 0 WHERE id = ?')
-      .run(sessionIdOf(cookie.slice('agua_session='.length)));
+    await sqlRun(s, 'UPDATE sessions SET last_used_ms = 0 WHERE id = ?', sessionIdOf(cookie.slice('agua_session='.length)));
     const wrong: string[] = [];
     for (const op of sessionOps) {
       const res = await call(op, { cookie });
@@ -304,7 +303,7 @@ describe('route guards from the OpenAPI document', () => {
       const garbage = await tryLiveSocket(s, { cookie: 'agua_session=garbage' });
       expect(garbage).toMatchObject({ opened: false, status: 401 });
       const cookie = await s.login('viewer');
-      s.app.ctx.storage.sqlite.prepare('UPDATE sessions SET last_used_ms = 0 WHERE id = ?').run(sessionIdOf(cookie.slice('agua_session='.length)));
+      await sqlRun(s, 'UPDATE sessions SET last_used_ms = 0 WHERE id = ?', sessionIdOf(cookie.slice('agua_session='.length)));
       expect(await tryLiveSocket(s, { cookie })).toMatchObject({ opened: false, status: 401 });
     });
 

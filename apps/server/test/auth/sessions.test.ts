@@ -5,21 +5,21 @@ import { sessionIdOf } from '../../src/features/auth/auth.service';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
 import { auditEvents, createUser, expectUserShape, MSG, openLiveSocket } from './auth-helpers';
 import { expectApiError, login, loginCookie } from '../helpers/api';
+import { sqlAll, sqlGet } from '../helpers/sql';
 
 const HOUR_MS = 3600 * 1000;
 const UNAUTHENTICATED_MSG = 'Sesión no válida o expirada. Inicie sesión de nuevo.';
 
 const tokenOf = (cookie: string) => cookie.slice(cookie.indexOf('=') + 1);
 
-function setLastUsed(s: TestServer, cookie: string, ms: number): void {
-  const changes = s.app.ctx.storage.sqlite.prepare('UPDATE sessions SET last_used_ms = ? WHERE id = ?').run(ms, sessionIdOf(tokenOf(cookie))).changes;
+async function setLastUsed(s: TestServer, cookie: string, ms: number): Promise<void> {
+  // RETURNING: one row back per row changed.
+  const changes = (await sqlAll(s, 'UPDATE sessions SET last_used_ms = ? WHERE id = ? RETURNING id', ms, sessionIdOf(tokenOf(cookie)))).length;
   expect(changes).toBe(1);
 }
 
-function lastUsed(s: TestServer, cookie: string): number | undefined {
-  const row = s.app.ctx.storage.sqlite.prepare('SELECT last_used_ms FROM sessions WHERE id = ?').get(sessionIdOf(tokenOf(cookie))) as
-    | { last_used_ms: number }
-    | undefined;
+async function lastUsed(s: TestServer, cookie: string): Promise<number | undefined> {
+  const row = await sqlGet<{ last_used_ms: number }>(s, 'SELECT last_used_ms FROM sessions WHERE id = ?', sessionIdOf(tokenOf(cookie)));
   return row === undefined ? undefined : Number(row.last_used_ms);
 }
 
@@ -77,7 +77,7 @@ describe('sessions', () => {
       expect(cleared!.toLowerCase()).toMatch(/max-age=0|expires=thu, 01 jan 1970/);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
       await expectUnauthenticated(await s.fetch('/api/v1/devices', { cookie }));
-      expect(lastUsed(s, cookie)).toBeUndefined();
+      expect(await lastUsed(s, cookie)).toBeUndefined();
     });
 
     it('closes the session\'s live socket with 4401', async () => {
@@ -106,9 +106,9 @@ describe('sessions', () => {
   describe('expiry (SESSION_TTL_H, default 12 h, from the last use)', () => {
     it('refuses a session unused for more than 12 hours, and forgets it', async () => {
       const cookie = await s.login('viewer');
-      setLastUsed(s, cookie, Date.now() - 12 * HOUR_MS - 60_000);
+      await setLastUsed(s, cookie, Date.now() - 12 * HOUR_MS - 60_000);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
-      expect(lastUsed(s, cookie)).toBeUndefined();
+      expect(await lastUsed(s, cookie)).toBeUndefined();
       // It does not come back.
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
     });
@@ -116,18 +116,18 @@ describe('sessions', () => {
     it('keeps a session used 11 hours ago and slides its last use to now', async () => {
       const cookie = await s.login('viewer');
       const elevenHoursAgo = Date.now() - 11 * HOUR_MS;
-      setLastUsed(s, cookie, elevenHoursAgo);
+      await setLastUsed(s, cookie, elevenHoursAgo);
       expect((await s.fetch('/api/v1/devices', { cookie })).status).toBe(200);
-      const touched = lastUsed(s, cookie)!;
+      const touched = (await lastUsed(s, cookie))!;
       expect(touched).toBeGreaterThan(Date.now() - 60_000);
       // 11 more hours later it is still alive, because it was used.
-      setLastUsed(s, cookie, touched - 11 * HOUR_MS);
+      await setLastUsed(s, cookie, touched - 11 * HOUR_MS);
       expect((await s.fetch('/api/v1/auth/me', { cookie })).status).toBe(200);
     });
 
     it('applies to every protected route, not only /auth/me', async () => {
       const cookie = await s.login('admin');
-      setLastUsed(s, cookie, 0);
+      await setLastUsed(s, cookie, 0);
       await expectUnauthenticated(await s.fetch('/api/v1/users', { cookie }));
     });
   });
@@ -352,8 +352,8 @@ describe('sessions with SESSION_TTL_H=1', () => {
   it('keeps a session used 59 minutes ago and ends one used 61 minutes ago', async () => {
     const fresh = await s.login('viewer');
     const stale = await s.login('viewer');
-    setLastUsed(s, fresh, Date.now() - 59 * 60_000);
-    setLastUsed(s, stale, Date.now() - 61 * 60_000);
+    await setLastUsed(s, fresh, Date.now() - 59 * 60_000);
+    await setLastUsed(s, stale, Date.now() - 61 * 60_000);
     expect((await s.fetch('/api/v1/auth/me', { cookie: fresh })).status).toBe(200);
     await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie: stale }));
   });

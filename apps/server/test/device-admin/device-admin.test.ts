@@ -19,6 +19,7 @@ import {
   waitFor,
 } from '../helpers/protocol';
 import { ISO_Z, ackHttp, auditPage, createDevice, expectApiError, issueCommand, issueOk, jsonOf, longPoll, type AuditEvent } from '../helpers/api';
+import { sqlGet } from '../helpers/sql';
 
 const clients: MqttClient[] = [];
 async function mqttDevice(s: TestServer, id: string, key = demoKey(id)): Promise<MqttClient> {
@@ -264,9 +265,10 @@ describe('device administration', () => {
   });
 
   describe('config as GET shows it', () => {
-    const storedSettings = (id: string): unknown => {
-      const row = s.app.ctx.storage.sqlite.prepare('SELECT config_json FROM devices WHERE id = ?').get(id) as { config_json: string };
-      return JSON.parse(row.config_json);
+    const storedSettings = async (id: string): Promise<unknown> => {
+      const row = (await sqlGet<{ config_json: unknown }>(s, 'SELECT config_json FROM devices WHERE id = ?', id))!;
+      // Text holding JSON (a JSON column may arrive parsed already).
+      return typeof row.config_json === 'string' ? JSON.parse(row.config_json) : row.config_json;
     };
 
     it("PATCH with the config GET returned → 200 and the same config; a gate's state is never changed by the API", async () => {
@@ -292,8 +294,8 @@ describe('device administration', () => {
       expect(s.app.ctx.devices.get('compuerta_eco')?.gateState).toBe('abierta');
 
       // Neither echoed field is stored as a setting.
-      expect(storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60 });
-      expect(storedSettings('compuerta_eco')).toEqual({ travelTimeoutS: 90, offlineAfterS: 60 });
+      expect(await storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60 });
+      expect(await storedSettings('compuerta_eco')).toEqual({ travelTimeoutS: 90, offlineAfterS: 60 });
     });
 
     it('POST accepts unit "m" (and a state, ignored); another unit or an unknown state is 400', async () => {
@@ -305,7 +307,7 @@ describe('device administration', () => {
       const gate = await jsonOf(await post({ ...base, id: 'compuerta_estado', type: 'motorized_gate', config: { state: 'abierta', travelTimeoutS: 60 } }));
       expect(gate.status).toBe(201);
       expect(gate.body.device.config).toMatchObject({ state: null, travelTimeoutS: 60 });
-      expect(storedSettings('compuerta_estado')).toEqual({ travelTimeoutS: 60 });
+      expect(await storedSettings('compuerta_estado')).toEqual({ travelTimeoutS: 60 });
 
       await expectApiError(await post({ ...base, id: 'nivel_pies', type: 'level_sensor', config: { maxLevel: 3, unit: 'ft' } }), 400, 'VALIDATION_FAILED');
       await expectApiError(await post({ ...base, id: 'compuerta_rara', type: 'motorized_gate', config: { state: 'volando' } }), 400, 'VALIDATION_FAILED');
@@ -374,7 +376,7 @@ describe('device administration', () => {
     it('DELETE retires: gone from the list, in ?include=retired, key dead, session closed, history kept, 404 for commands/PATCH, id never reused', async () => {
       const { apiKey } = await createDevice(s, admin, { id: 'nivel_retiro', name: 'Retiro', location: 'L', type: 'level_sensor', config: { maxLevel: 10 } });
       expect((await postTelemetry(s, [levelMsg('nivel_retiro', 1, { ts: new Date(Date.now() - 60_000).toISOString() }), levelMsg('nivel_retiro', 2)], { key: apiKey })).status).toBe(202);
-      expect(countReadings(s, 'nivel_retiro')).toBe(2);
+      expect(await countReadings(s, 'nivel_retiro')).toBe(2);
       const commandId = await issueOk(s, operator, 'nivel_retiro', 'read');
       const c = await mqttDevice(s, 'nivel_retiro', apiKey);
       const closed = closedByServer(c);
@@ -398,7 +400,7 @@ describe('device administration', () => {
       await expectApiError(await s.fetch('/api/v1/devices', { method: 'POST', cookie: admin, json: { id: 'nivel_retiro', name: 'N', location: 'L', type: 'level_sensor', config: { maxLevel: 3 } } }), 409);
 
       // History kept and readable (regulators need it): readings and commands.
-      expect(countReadings(s, 'nivel_retiro')).toBe(2);
+      expect(await countReadings(s, 'nivel_retiro')).toBe(2);
       const readings = await jsonOf<{ items: unknown[] }>(await s.fetch('/api/v1/devices/nivel_retiro/readings', { cookie: viewer }));
       expect(readings.status).toBe(200);
       expect(readings.body.items).toHaveLength(2);
@@ -413,7 +415,7 @@ describe('device administration', () => {
       const purge = await s.fetch('/api/v1/devices/nivel_retiro?purge=true', { method: 'DELETE', cookie: admin });
       expect(purge.status).toBe(204);
       expect((await listIds(s, admin, true)).map((d) => d.id)).not.toContain('nivel_retiro');
-      expect(countReadings(s, 'nivel_retiro')).toBe(0);
+      expect(await countReadings(s, 'nivel_retiro')).toBe(0);
       await expectApiError(await s.fetch('/api/v1/devices/nivel_retiro/readings', { cookie: viewer }), 404);
       await expectApiError(await s.fetch('/api/v1/commands?deviceId=nivel_retiro', { cookie: viewer }), 404, 'DEVICE_NOT_FOUND');
       await expectApiError(await s.fetch(`/api/v1/commands/${commandId}`, { cookie: viewer }), 404);
@@ -425,7 +427,7 @@ describe('device administration', () => {
       expect(again.device).toMatchObject({ id: 'nivel_retiro', name: 'Retiro 2', enabled: true, lastSeen: null, lastCommand: null, reading: null });
       await expectApiError(await postTelemetry(s, levelMsg('nivel_retiro', 1), { key: apiKey }), 401); // the old key stays dead
       expect((await postTelemetry(s, levelMsg('nivel_retiro', 1), { key: again.apiKey })).status).toBe(202);
-      expect(countReadings(s, 'nivel_retiro')).toBe(1);
+      expect(await countReadings(s, 'nivel_retiro')).toBe(1);
 
       // The audit trail survives the purge (append-only).
       const trail = await auditPage(s, admin, { deviceId: 'nivel_retiro' });
@@ -440,12 +442,12 @@ describe('device administration', () => {
       const { apiKey } = await createDevice(s, admin, { id: 'compuerta_purga', name: 'P', location: 'L', type: 'motorized_gate' });
       expect((await postTelemetry(s, gateMsg('compuerta_purga', 'cerrada'), { key: apiKey })).status).toBe(202);
       expect((await postTelemetry(s, gateMsg('compuerta_purga', 'falla'), { key: apiKey })).status).toBe(202);
-      expect(countReadings(s, 'compuerta_purga')).toBe(2);
+      expect(await countReadings(s, 'compuerta_purga')).toBe(2);
       const alarmsOf = async () => (await jsonOf<{ items: Array<{ kind: string; state: string }> }>(await s.fetch('/api/v1/alarms?deviceId=compuerta_purga', { cookie: viewer }))).body.items;
       await waitFor(async () => (await alarmsOf()).some((a) => a.kind === 'gate_fault' && a.state === 'unack'), 5000);
       expect((await s.fetch('/api/v1/devices/compuerta_purga?purge=true', { method: 'DELETE', cookie: admin })).status).toBe(204);
       expect((await listIds(s, admin, true)).map((d) => d.id)).not.toContain('compuerta_purga');
-      expect(countReadings(s, 'compuerta_purga')).toBe(0);
+      expect(await countReadings(s, 'compuerta_purga')).toBe(0);
       await expectApiError(await postTelemetry(s, gateMsg('compuerta_purga', 'cerrada'), { key: apiKey }), 401);
       await createDevice(s, admin, { id: 'compuerta_purga', name: 'P2', location: 'L', type: 'motorized_gate' });
       // The new device with the same id inherits no alarm of the purged one, open or past.

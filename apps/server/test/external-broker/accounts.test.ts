@@ -9,6 +9,7 @@ import { BrokerCredentials } from '../../src/features/mqtt/external/broker-crede
 import { startMosquitto, type TestMosquitto } from '../helpers/mosquitto';
 import { connectDevice, countReadings, endClient, getDevice, levelMsg, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 import { startServer, type TestServer } from '../helpers/server';
+import { sqlGet } from '../helpers/sql';
 
 describe('external broker: device accounts kept in step', () => {
   let broker: TestMosquitto;
@@ -50,7 +51,7 @@ describe('external broker: device accounts kept in step', () => {
     await new Promise<void>((resolve, reject) => device.publish(topics.status('ext_nivel_01'), 'online', { qos: 1, retain: true }, (err) => (err ? reject(err) : resolve())));
     await waitFor(async () => (await getDevice(s, admin, 'ext_nivel_01')).status === 'online', 5000);
     await publishQos1(device, topics.telemetry('ext_nivel_01'), levelMsg('ext_nivel_01', 4.2, { seq: 1, boot: 'b1' }));
-    await waitFor(() => countReadings(s, 'ext_nivel_01') === 1, 5000);
+    await waitFor(async () => (await countReadings(s, 'ext_nivel_01')) === 1, 5000);
     expect((await getDevice(s, admin, 'ext_nivel_01')).reading?.value).toBe(4.2);
     // An abrupt end: the broker publishes the will.
     device.stream.destroy();
@@ -84,7 +85,7 @@ describe('external broker: device accounts kept in step', () => {
     await expect(connectDevice(s, 'ext_nivel_04', { password: oldKey })).rejects.toThrow();
     const fresh = await connect('ext_nivel_04', body.apiKey);
     await publishQos1(fresh, topics.telemetry('ext_nivel_04'), levelMsg('ext_nivel_04', 1.5));
-    await waitFor(() => countReadings(s, 'ext_nivel_04') === 1, 5000);
+    await waitFor(async () => (await countReadings(s, 'ext_nivel_04')) === 1, 5000);
   });
 
   it("a foreign topic is refused by the broker: nothing reaches the other device's readings or commands", async () => {
@@ -97,7 +98,7 @@ describe('external broker: device accounts kept in step', () => {
     await expect(publishQos1(device, topics.telemetry('ext_nivel_06'), levelMsg('ext_nivel_06', 9.9))).rejects.toThrow();
     await expect(publishQos1(device, topics.commands('ext_nivel_05'), { id: 'cmd_forged', command: 'restart' })).rejects.toThrow();
     await sleep(300);
-    expect(countReadings(s, 'ext_nivel_06')).toBe(0);
+    expect(await countReadings(s, 'ext_nivel_06')).toBe(0);
   });
 
   it('a command goes to the device through the broker and its acknowledgement completes it', async () => {
@@ -122,12 +123,12 @@ describe('external broker: device accounts kept in step', () => {
     const refusal = new Promise<{ code: string }>((resolve) => device.once('message', (_t, p) => resolve(JSON.parse(p.toString()))));
     await new Promise<void>((resolve) => device.publish(topics.telemetry('ext_nivel_08'), '{not json', { qos: 1 }, () => resolve()));
     expect((await refusal).code).toBe('INVALID_JSON');
-    expect(countReadings(s, 'ext_nivel_08')).toBe(0);
+    expect(await countReadings(s, 'ext_nivel_08')).toBe(0);
   });
 
   it("a key that is not the device's (a rotation that failed after it was written) never reaches the broker", async () => {
     const key = await newSensor('ext_nivel_10');
-    const pepper = (s.app.ctx.storage.sqlite.prepare("SELECT value FROM settings WHERE key = 'device_key_pepper'").get() as { value: string }).value;
+    const pepper = (await sqlGet<{ value: string }>(s, "SELECT value FROM settings WHERE key = 'device_key_pepper'"))!.value;
     await new BrokerCredentials(s.app.ctx.storage.db, pepper).put('ext_nivel_10', 'not-its-key', Date.now() - 120_000);
     // Any change makes the server sync the account.
     expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: false } })).status).toBe(200);

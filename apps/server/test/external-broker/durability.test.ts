@@ -3,8 +3,6 @@
 // of a QoS 1 burst loses nothing, and redeliveries are caught by (deviceId, boot, seq). At start
 // the server reconciles the broker's accounts with its devices.
 import fs from 'node:fs';
-import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
@@ -14,15 +12,16 @@ import { freePort } from '../helpers/net';
 import { LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, levelMsg, publishQos1, sleep, waitFor } from '../helpers/protocol';
 import { createDevice } from '../helpers/api';
 import { demoKey, startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { storedRows } from '../helpers/stored';
 
 /** Readings of a device in a stopped (or running) server's database: total, and distinct values (each message sends seq / 1000). */
-function storedSeqs(dataDir: string, deviceId: string): { total: number; distinct: number } {
-  const db = new BetterSqlite3(path.join(dataDir, 'agua.db'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT COUNT(*) AS total, COUNT(DISTINCT value_num) AS "distinct" FROM readings WHERE device_id = ?').get(deviceId) as { total: number; distinct: number };
-  } finally {
-    db.close();
-  }
+async function storedSeqs(dataDir: string, deviceId: string): Promise<{ total: number; distinct: number }> {
+  const [row] = await storedRows<{ total: number; distinct: number }>(
+    dataDir,
+    'SELECT COUNT(*) AS total, COUNT(DISTINCT value_num) AS "distinct" FROM readings WHERE device_id = ?',
+    deviceId,
+  );
+  return { total: Number(row?.total ?? 0), distinct: Number(row?.distinct ?? 0) };
 }
 
 describe('external broker: nothing acknowledged is lost', () => {
@@ -62,7 +61,7 @@ describe('external broker: nothing acknowledged is lost', () => {
     for (let seq = 0; seq < 40; seq++) await publishQos1(device, topics.telemetry(LEVEL_2), levelMsg(LEVEL_2, 2 + seq / 100, { boot: 'stopped', seq }));
     s = await startServer(env, { dataDir: dir });
     try {
-      await waitFor(() => countReadings(s, LEVEL_2) === 40, 10_000);
+      await waitFor(async () => (await countReadings(s, LEVEL_2)) === 40, 10_000);
     } finally {
       await s.close();
     }
@@ -86,14 +85,14 @@ describe('external broker: nothing acknowledged is lost', () => {
     expect(await groupGone(children[0]!)).toBe(true);
     // The broker acknowledges the rest to the device and holds it for the server's sessions.
     await Promise.all(sends);
-    const before = storedSeqs(dir, LEVEL_1);
+    const before = await storedSeqs(dir, LEVEL_1);
     expect(before.total).toBeLessThan(total);
     children.push(await spawnServer(dir, env));
-    await waitFor(() => storedSeqs(dir, LEVEL_1).distinct === total, 45_000, 100).catch((err: unknown) => {
-      throw new Error(`after the restart: ${JSON.stringify(storedSeqs(dir, LEVEL_1))} of ${total}\n${children[1]!.output().slice(-2000)}\n${broker.log().slice(-6000)}`, { cause: err });
+    await waitFor(async () => (await storedSeqs(dir, LEVEL_1)).distinct === total, 45_000, 100).catch(async (err: unknown) => {
+      throw new Error(`after the restart: ${JSON.stringify(await storedSeqs(dir, LEVEL_1))} of ${total}\n${children[1]!.output().slice(-2000)}\n${broker.log().slice(-6000)}`, { cause: err });
     });
     await new Promise((r) => setTimeout(r, 500));
-    expect(storedSeqs(dir, LEVEL_1)).toEqual({ total, distinct: total });
+    expect(await storedSeqs(dir, LEVEL_1)).toEqual({ total, distinct: total });
   }, 90_000);
 
   it('an instance renamed after releasing its sessions (MQTT_RELEASE_SESSIONS) leaves no share of later messages behind', async () => {
@@ -107,7 +106,7 @@ describe('external broker: nothing acknowledged is lost', () => {
       // Without the release, the old sessions would still be in the shared subscription and hold
       // about half of these (8 of 16 sessions) until they expire.
       for (let seq = 0; seq < 40; seq++) await publishQos1(device, topics.telemetry(LEVEL_2), levelMsg(LEVEL_2, 1 + seq / 100, { boot: 'renamed', seq }));
-      await waitFor(() => countReadings(s, LEVEL_2) === 40, 10_000);
+      await waitFor(async () => (await countReadings(s, LEVEL_2)) === 40, 10_000);
     } finally {
       await s.close();
     }
@@ -127,7 +126,7 @@ describe('external broker: nothing acknowledged is lost', () => {
         const device = await connectDevice(s, LEVEL_1, { password: demoKey(LEVEL_1) });
         clients.push(device);
         await publishQos1(device, topics.telemetry(LEVEL_1), levelMsg(LEVEL_1, 3.5));
-        await waitFor(() => countReadings(s, LEVEL_1) === 1, 5000);
+        await waitFor(async () => (await countReadings(s, LEVEL_1)) === 1, 5000);
       } finally {
         await s.close();
       }

@@ -110,7 +110,7 @@ describe('virtual board against a real server (COMMAND_TIMEOUT_S=20)', () => {
     expect(offline.of('send_failed').length).toBeGreaterThan(0);
     offline.signal('SIGKILL');
     await offline.exited;
-    expect(countReadings(s, LEVEL_2)).toBe(0);
+    expect(await countReadings(s, LEVEL_2)).toBe(0);
 
     // 2. Server back: the whole queue goes as one batch; the board dies (SIGKILL) after the 202,
     //    before it forgets the batch.
@@ -129,20 +129,20 @@ describe('virtual board against a real server (COMMAND_TIMEOUT_S=20)', () => {
     // Every reading any run reported is stored, exactly once.
     const reported = [offline, crashing, again].flatMap((b) => b.of('reading'));
     expect(reported).toHaveLength(4 + 1 + 2);
-    const rows = readingRows(s, LEVEL_2);
+    const rows = await readingRows(s, LEVEL_2);
     expect(rows).toHaveLength(reported.length);
     expect(rows.map((r) => r.tsMs).sort()).toEqual(reported.map((e) => e.ts as number).sort());
     expect(new Set(reported.map((e) => `${e.boot}/${e.seq}`)).size).toBe(reported.length);
   });
 
   it('MQTT: readings are published at QoS 1 and stored once each', async () => {
-    const before = countReadings(s, LEVEL_2);
+    const before = await countReadings(s, LEVEL_2);
     const b = level({ mqtt: s.mqttUrl, readings: 3, 'state-dir': stateDir() });
     expect(await b.exited).toMatchObject({ code: 0 });
     const transports = b.of('transport').filter((e) => e.request === 'telemetry');
     expect(transports.length).toBeGreaterThan(0);
     expect(transports.every((e) => e.via === 'mqtt' && e.status === 'puback')).toBe(true);
-    expect(countReadings(s, LEVEL_2) - before).toBe(3);
+    expect(await countReadings(s, LEVEL_2) - before).toBe(3);
   });
 
   it.each(['http', 'mqtt'] as const)(

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './net';
+import { testDatabaseEnv } from './postgres';
 import { sleep } from './protocol';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -24,6 +25,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
+      ...(await testDatabaseEnv(dataDir)),
       DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',

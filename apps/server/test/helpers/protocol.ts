@@ -2,6 +2,7 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import WebSocket from 'ws';
 import { demoKey, type TestServer } from './server';
+import { sqlAll, sqlValue } from './sql';
 
 export const LEVEL_1 = 'esp32_nivel_01'; // maxLevel 10
 export const LEVEL_2 = 'esp32_nivel_02'; // maxLevel 5
@@ -56,17 +57,20 @@ function deviceOf(body: unknown): string | undefined {
   return undefined;
 }
 
-/** Number of stored readings of a device (straight from SQLite). */
-export function countReadings(s: TestServer, deviceId: string): number {
-  const row = s.app.ctx.storage.sqlite.prepare('SELECT COUNT(*) AS n FROM readings WHERE device_id = ?').get(deviceId) as { n: number };
-  return Number(row.n);
+/** Number of stored readings of a device (straight from the database). */
+export async function countReadings(s: TestServer, deviceId: string): Promise<number> {
+  return Number(await sqlValue(s, 'SELECT COUNT(*) AS n FROM readings WHERE device_id = ?', deviceId));
 }
 
 /** Stored readings of a device, in insertion order. */
-export function readingRows(s: TestServer, deviceId: string) {
-  return s.app.ctx.storage.sqlite
-    .prepare('SELECT ts_ms AS tsMs, value_num AS valueNum, value_text AS valueText, status FROM readings WHERE device_id = ? ORDER BY id')
-    .all(deviceId) as Array<{ tsMs: number; valueNum: number | null; valueText: string | null; status: string }>;
+export async function readingRows(s: TestServer, deviceId: string): Promise<Array<{ tsMs: number; valueNum: number | null; valueText: string | null; status: string }>> {
+  const rows = await sqlAll<{ tsMs: number | string; valueNum: number | string | null; valueText: string | null; status: string }>(
+    s,
+    'SELECT ts_ms AS "tsMs", value_num AS "valueNum", value_text AS "valueText", status FROM readings WHERE device_id = ? ORDER BY id',
+    deviceId,
+  );
+  // BIGINT (and NUMERIC) columns may come back as strings (PostgreSQL): numbers, as SQLite gives them.
+  return rows.map((r) => ({ ...r, tsMs: Number(r.tsMs), valueNum: r.valueNum === null ? null : Number(r.valueNum) }));
 }
 
 /** One device as GET /api/v1/devices shows it. */

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/env';
+import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
+import type { SqliteStorage } from '../../src/storage/database';
+import { dropTestDatabase, testDatabaseEnv } from './postgres';
 
 export const DEMO_PASSWORDS = {
   admin: { username: 'admin', password: 'admin123', masterPassword: 'maestra2024' },
@@ -39,6 +42,7 @@ export function tempDataDir(): string {
 export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
+    ...(await testDatabaseEnv(dataDir)),
     DATA_DIR: dataDir,
     PORT: '0',
     MQTT_PORT: '0',
@@ -80,7 +84,10 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     },
     async close() {
       await app.close();
-      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) {
+        fs.rmSync(dataDir, { recursive: true, force: true });
+        await dropTestDatabase(dataDir);
+      }
     },
   };
 }
@@ -94,3 +101,10 @@ export function sessionCookieOf(res: Response): string {
 
 /** The demo key of a seed device. */
 export const demoKey = (deviceId: string) => `demo-key-${deviceId}`;
+
+/** The SQLite storage and writer thread of a server, for the tests about SQLite itself (*.sqlite.test.ts). */
+export function sqliteSide(s: TestServer): { storage: SqliteStorage; writer: ReadingsWriterThread } {
+  const { storage, readingsWriter } = s.app.ctx;
+  if (storage.engine !== 'sqlite' || !(readingsWriter instanceof ReadingsWriterThread)) throw new Error('this test is about SQLite: run it on SQLite');
+  return { storage, writer: readingsWriter };
+}

@@ -69,7 +69,7 @@ describe('Excel and CSV export', () => {
     await createLevelSensor(s, admin, 'retirado_01', 'Sensor Retirado');
     await createLevelSensor(s, admin, 'sin_datos', 'Sensor Sin Datos');
     await createLevelSensor(s, admin, 'pozo_01', 'Pozo & Tanque <Norte>');
-    insertReadings(s, [
+    await insertReadings(s, [
       ...nivel01,
       ...gate,
       { deviceId: 'tanque_largo', tsMs: WINTER + 10 * MIN, valueNum: 1 },
@@ -151,7 +151,7 @@ describe('Excel and CSV export', () => {
     const admin = await s.login('admin');
     await createLevelSensor(s, admin, 'desborde_01', 'Sensor Desborde');
     const rows = Array.from({ length: 7 }, (_, i) => ({ deviceId: 'desborde_01', tsMs: WINTER + i * 1000, valueNum: i }));
-    insertReadings(s, rows.slice().reverse()); // stored out of order: the export sorts by time
+    await insertReadings(s, rows.slice().reverse()); // stored out of order: the export sorts by time
     const limits = s.app.ctx.history.options;
     const saved = limits.maxRowsPerSheet;
     limits.maxRowsPerSheet = 3;
@@ -236,7 +236,7 @@ describe('export when the client goes away', () => {
 
   it('stops reading rows and keeps serving', async () => {
     const start = Date.parse('2026-02-01T00:00:00Z');
-    insertReadings(
+    await insertReadings(
       s,
       Array.from({ length: 200_000 }, (_, i) => ({ deviceId: 'esp32_nivel_01', tsMs: start + i * 3000, valueNum: (i % 1000) / 100 })),
     );

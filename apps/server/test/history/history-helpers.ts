@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { TestServer } from '../helpers/server';
+import { sqlRun, sqlValue } from '../helpers/sql';
 
 export interface SeedReading {
   deviceId: string;
@@ -9,21 +10,23 @@ export interface SeedReading {
   status?: string;
 }
 
-/** Inserts readings straight into storage (fast; bypasses ingest, which keeps device state). */
-export function insertReadings(s: TestServer, rows: SeedReading[]): void {
-  const db = s.app.ctx.storage.sqlite;
-  const insert = db.prepare('INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms) VALUES (?, ?, ?, ?, ?, ?)');
-  db.transaction(() => {
-    for (const r of rows) insert.run(r.deviceId, r.tsMs, r.valueNum ?? null, r.valueText ?? null, r.status ?? 'normal', r.tsMs);
-  })();
+/** Inserts readings straight into storage (fast; bypasses ingest, which keeps device state), in the given order. */
+export async function insertReadings(s: TestServer, rows: SeedReading[]): Promise<void> {
+  // Multi-row INSERTs in one transaction; 500 rows × 6 parameters stays under both engines' limits.
+  const CHUNK = 500;
+  await s.app.ctx.storage.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      const values = chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
+      const params = chunk.flatMap((r) => [r.deviceId, r.tsMs, r.valueNum ?? null, r.valueText ?? null, r.status ?? 'normal', r.tsMs]);
+      await sqlRun({ ...s.app.ctx.storage, db: trx }, `INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms) VALUES ${values}`, ...params);
+    }
+  });
 }
 
-export function countReadings(s: TestServer, deviceId?: string): number {
-  const db = s.app.ctx.storage.sqlite;
-  const row = (deviceId
-    ? db.prepare('SELECT COUNT(*) AS n FROM readings WHERE device_id = ?').get(deviceId)
-    : db.prepare('SELECT COUNT(*) AS n FROM readings').get()) as { n: number };
-  return row.n;
+export async function countReadings(s: TestServer, deviceId?: string): Promise<number> {
+  const n = deviceId ? await sqlValue(s, 'SELECT COUNT(*) AS n FROM readings WHERE device_id = ?', deviceId) : await sqlValue(s, 'SELECT COUNT(*) AS n FROM readings');
+  return Number(n);
 }
 
 /** Signs in as the demo admin and registers a level sensor; returns its id. */

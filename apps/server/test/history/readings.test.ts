@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reading } from '@agua/shared';
 import { demoKey, startServer, type TestServer } from '../helpers/server';
+import { sqlColumn } from '../helpers/sql';
 import { countReadings, createLevelSensor, insertReadings, type SeedReading } from './history-helpers';
 
 interface Page {
@@ -59,7 +60,7 @@ describe('device readings: pages and trends', () => {
     // 2,500 readings, three per timestamp, stored out of time order.
     const rows: SeedReading[] = [];
     for (let i = 0; i < 2500; i++) rows.push({ deviceId: 'esp32_nivel_01', tsMs: T0 + Math.floor(i / 3) * 3000, valueNum: i / 1000 });
-    insertReadings(s, rows.slice(1200).concat(rows.slice(0, 1200)));
+    await insertReadings(s, rows.slice(1200).concat(rows.slice(0, 1200)));
     const from = encodeURIComponent(new Date(T0).toISOString());
     const to = encodeURIComponent(new Date(T0 + DAY).toISOString());
     const seen: Reading[] = [];
@@ -101,7 +102,7 @@ describe('device readings: pages and trends', () => {
     for (let i = 0; i < 28_800; i++) rows.push({ deviceId: 'tendencia_01', tsMs: start + i * 3000, valueNum: 2 + Math.sin(i / 500) });
     rows[12_345]!.valueNum = 4.9;
     rows[20_000]!.valueNum = 0.05;
-    insertReadings(s, rows);
+    await insertReadings(s, rows);
     const from = encodeURIComponent(new Date(start).toISOString());
     const to = encodeURIComponent(new Date(start + DAY).toISOString());
     for (const points of [1, 7, 50, 333, 2000]) {
@@ -130,7 +131,7 @@ describe('device readings: pages and trends', () => {
   it('trends the last 24 hours by default', async () => {
     await createLevelSensor(s, await s.login('admin'), 'tendencia_02', 'Sensor Reciente');
     const now = Date.now();
-    insertReadings(s, [
+    await insertReadings(s, [
       { deviceId: 'tendencia_02', tsMs: now - 2 * DAY, valueNum: 1 },
       { deviceId: 'tendencia_02', tsMs: now - HOUR, valueNum: 2 },
       { deviceId: 'tendencia_02', tsMs: now - 2 * HOUR, valueNum: 3 },
@@ -142,7 +143,7 @@ describe('device readings: pages and trends', () => {
 
   it('gives a gate’s state changes with points', async () => {
     const states = ['cerrada', 'cerrada', 'abriendo', 'abierta', 'abierta', 'abierta', 'cerrando', 'cerrada', 'falla'];
-    insertReadings(
+    await insertReadings(
       s,
       states.map((st, i) => ({ deviceId: 'esp32_compuerta_02', tsMs: T0 + i * 3000, valueText: st, status: st === 'falla' ? 'fault' : 'normal' })),
     );
@@ -193,7 +194,7 @@ describe('device readings: pages and trends', () => {
         rows.push({ deviceId: 'compuerta_larga', tsMs: start + rows.length * 3000, valueText: state, status: state === 'falla' ? 'fault' : 'normal' });
       }
     }
-    insertReadings(s, rows);
+    await insertReadings(s, rows);
     const expected = rows.filter((r, i) => i === 0 || r.valueText !== rows[i - 1]!.valueText).map((r) => [new Date(r.tsMs).toISOString(), r.valueText]);
     expect(expected.length).toBeGreaterThan(100);
 
@@ -217,7 +218,7 @@ describe('device readings: pages and trends', () => {
   it('keeps a retired device readable', async () => {
     const admin = await s.login('admin');
     await createLevelSensor(s, admin, 'retirado_02', 'Sensor Retirado');
-    insertReadings(s, [{ deviceId: 'retirado_02', tsMs: T0, valueNum: 1 }]);
+    await insertReadings(s, [{ deviceId: 'retirado_02', tsMs: T0, valueNum: 1 }]);
     expect((await s.fetch('/api/v1/devices/retirado_02', { method: 'DELETE', cookie: admin })).status).toBe(204);
     const { status, body } = await get<Page>('/api/v1/devices/retirado_02/readings');
     expect(status).toBe(200);
@@ -263,12 +264,12 @@ describe('retention', () => {
       { deviceId: 'esp32_nivel_01', tsMs: now - HOUR, valueNum: 3 },
       { deviceId: 'esp32_compuerta_01', tsMs: now - DAY, valueText: 'abierta' },
     ];
-    insertReadings(s, [...old, ...recent]);
-    expect(countReadings(s)).toBe(12_004);
+    await insertReadings(s, [...old, ...recent]);
+    expect(await countReadings(s)).toBe(12_004);
 
     expect(await s.app.ctx.retention.runOnce(now)).toBe(12_001);
-    expect(countReadings(s)).toBe(3);
-    const kept = s.app.ctx.storage.sqlite.prepare('SELECT ts_ms FROM readings ORDER BY ts_ms').pluck().all();
+    expect(await countReadings(s)).toBe(3);
+    const kept = (await sqlColumn(s, 'SELECT ts_ms FROM readings ORDER BY ts_ms')).map(Number);
     expect(kept).toEqual(recent.map((r) => r.tsMs).sort((a, b) => a - b));
     expect(await s.app.ctx.retention.runOnce(now)).toBe(0);
   });

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
 import { jsonOf, type AuditEvent } from '../helpers/api';
+import { sqlRun } from '../helpers/sql';
 
 interface ProxyAnswer {
   status: number;
@@ -105,8 +106,8 @@ describe('behind a trusted proxy (TRUST_PROXY=127.0.0.1)', () => {
     await proxy.close();
     await s.close();
   });
-  afterEach(() => {
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+  afterEach(async () => {
+    await sqlRun(s, 'DELETE FROM login_failures');
   });
 
   it('locks out only the client that guessed, not everybody behind the proxy', async () => {

@@ -111,7 +111,7 @@ describe('behind deploy/haproxy.cfg', () => {
   });
 
   it('MQTT over TCP through the balancer: a device connects and its QoS 1 reading is stored', async () => {
-    const before = countReadings(s, LEVEL_2);
+    const before = await countReadings(s, LEVEL_2);
     const device = await mqtt.connectAsync(`mqtt://127.0.0.1:${mqttPort}`, {
       protocolVersion: 4,
       clientId: LEVEL_2,
@@ -122,7 +122,7 @@ describe('behind deploy/haproxy.cfg', () => {
     try {
       await publishQos1(device, topics.telemetry(LEVEL_2), levelMsg(LEVEL_2, 1.75));
       // PUBACK means stored, through the balancer too.
-      expect(countReadings(s, LEVEL_2)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 1);
     } finally {
       await device.endAsync();
     }

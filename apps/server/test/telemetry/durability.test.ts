@@ -4,11 +4,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
 import { LEVEL_1, LEVEL_2, levelMsg } from '../helpers/protocol';
 import { groupGone, killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
+import { storedRows } from '../helpers/stored';
 
 function post(url: string, body: unknown): Promise<Response> {
   const deviceId = (Array.isArray(body) ? body[0] : body).deviceId as string;
@@ -79,14 +79,9 @@ describe('durability: 202 means committed', () => {
     killGroup(second, 'SIGTERM');
     await second.exited;
     expect(await groupGone(second)).toBe(true);
-    const db = new BetterSqlite3(path.join(dataDir, 'agua.db'), { readonly: true });
-    try {
-      const rows = db.prepare('SELECT value_num AS v FROM readings WHERE device_id = ? ORDER BY id').all(LEVEL_1) as Array<{ v: number }>;
-      expect(rows.map((r) => r.v)).toEqual(values);
-      const n2 = db.prepare('SELECT COUNT(*) AS n FROM readings WHERE device_id = ?').get(LEVEL_2) as { n: number };
-      expect(n2.n).toBe(30);
-    } finally {
-      db.close();
-    }
+    const rows = await storedRows<{ v: number }>(dataDir, 'SELECT value_num AS v FROM readings WHERE device_id = ? ORDER BY id', LEVEL_1);
+    expect(rows.map((r) => r.v)).toEqual(values);
+    const [n2] = await storedRows<{ n: number }>(dataDir, 'SELECT COUNT(*) AS n FROM readings WHERE device_id = ?', LEVEL_2);
+    expect(Number(n2!.n)).toBe(30);
   }, 120_000);
 });

@@ -58,10 +58,10 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     });
 
     it('Authorization: Bearer <key> works like X-API-Key', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_1, 1.25), { headers: { authorization: `Bearer ${demoKey(LEVEL_1)}` } }));
       await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_1, 1.5), { headers: { authorization: `bearer   ${demoKey(LEVEL_1)}` } }));
-      expect(countReadings(s, LEVEL_1)).toBe(before + 2);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 2);
     });
 
     it('a session cookie alone is not a device key → 401', async () => {
@@ -83,7 +83,7 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
       try {
         await expectError(await postTelemetry(s, gateMsg(GATE_2, 'abierta')), 403, 'DEVICE_DISABLED');
         await expectError(await postTelemetry(s, null, { key: demoKey(GATE_2), raw: '{nope', contentType: 'text/plain' }), 403, 'DEVICE_DISABLED');
-        expect(countReadings(s, GATE_2)).toBe(0);
+        expect(await countReadings(s, GATE_2)).toBe(0);
       } finally {
         setEnabled(s, GATE_2, true);
       }
@@ -95,9 +95,9 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     const big = () => JSON.stringify(levelMsg(LEVEL_1, 1, { pad: 'x'.repeat(300 * 1024) }));
 
     it('a body over 256 KiB → 413 PAYLOAD_TOO_LARGE', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       await expectError(await postTelemetry(s, null, { raw: big() }), 413, 'PAYLOAD_TOO_LARGE');
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
     });
 
     it('a chunked body (no Content-Length) over 256 KiB → 413 as well', async () => {
@@ -130,10 +130,10 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     });
 
     it('text/plain → 415 UNSUPPORTED_MEDIA_TYPE, even with a valid JSON body', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       await expectError(await postTelemetry(s, levelMsg(LEVEL_1, 1), { contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
       await expectError(await postTelemetry(s, levelMsg(LEVEL_1, 1), { contentType: 'application/x-www-form-urlencoded' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
     });
 
     it('application/json with a charset parameter is accepted', async () => {
@@ -157,10 +157,10 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
       ['data', { deviceId: LEVEL_1, type: 'level_sensor' }],
       ['data.value', { deviceId: LEVEL_1, type: 'level_sensor', data: { unit: 'm' } }],
     ])('missing %s → 400 MESSAGE_INVALID', async (field, msg) => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const body = await expectError(await postTelemetry(s, msg, { key: demoKey(LEVEL_1) }), 400, 'MESSAGE_INVALID');
       if (body.details?.field !== undefined) expect(body.details.field).toBe(field);
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
     });
 
     it('a message that is not an object (number, string, null) → 400', async () => {
@@ -181,19 +181,19 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     it('a batch of 501 messages → 400 BATCH_TOO_LARGE; 500 are accepted', async () => {
       const t0 = Date.now() - 600_000;
       const batch = (n: number) => Array.from({ length: n }, (_, i) => levelMsg(LEVEL_2, 1, { ts: t0 + i }));
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       await expectError(await postTelemetry(s, batch(501)), 400, 'BATCH_TOO_LARGE');
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
       await expectAccepted(await postTelemetry(s, batch(500)), 500);
-      expect(countReadings(s, LEVEL_2)).toBe(before + 500);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 500);
     });
   });
 
   describe('5. identity (403)', () => {
     it("a deviceId that is not the key's device → 403 DEVICE_ID_MISMATCH", async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       await expectError(await postTelemetry(s, levelMsg(LEVEL_2, 1), { key: demoKey(LEVEL_1) }), 403, 'DEVICE_ID_MISMATCH');
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
     });
 
     it('identity is checked before values: a foreign id with a bad value → 403', async () => {
@@ -231,12 +231,12 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     ];
 
     it.each(cases)('%s → 422', async (_name, msg, code, field) => {
-      const before = countReadings(s, LEVEL_1) + countReadings(s, GATE_1);
+      const before = await countReadings(s, LEVEL_1) + await countReadings(s, GATE_1);
       const body = await expectError(await postTelemetry(s, msg()), 422, code);
       // A single message (not a batch) has no index; the offending field is named.
       expect(body.details?.index).toBeUndefined();
       expect(body.details?.field).toBe(field);
-      expect(countReadings(s, LEVEL_1) + countReadings(s, GATE_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1) + await countReadings(s, GATE_1)).toBe(before);
     });
 
     it('epoch seconds are refused with a message that says seconds', async () => {
@@ -255,13 +255,13 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
       const secs = Math.floor(instant / 1000) * 1000;
       const local = new Date(secs + 2 * 3_600_000).toISOString().replace('Z', '+02:00').replace('.000', '');
       await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1.111, { ts: local })));
-      expect(readingRows(s, LEVEL_2).some((r) => r.tsMs === secs && r.valueNum === 1.111)).toBe(true);
+      expect((await readingRows(s, LEVEL_2)).some((r) => r.tsMs === secs && r.valueNum === 1.111)).toBe(true);
     });
 
     it('ts epoch milliseconds is accepted and stored as given', async () => {
       const ms = Date.now() - 120_000;
       await expectAccepted(await postTelemetry(s, levelMsg(LEVEL_2, 1.222, { ts: ms })));
-      expect(readingRows(s, LEVEL_2).some((r) => r.tsMs === ms && r.valueNum === 1.222)).toBe(true);
+      expect((await readingRows(s, LEVEL_2)).some((r) => r.tsMs === ms && r.valueNum === 1.222)).toBe(true);
     });
 
     it('ts up to 5 minutes ahead (clock skew) and 2000-01-01T00:00:00Z exactly are accepted', async () => {
@@ -271,7 +271,7 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     });
 
     it('ts before 2000-01-01 (a device clock never set) is refused, as a number or ISO, and nothing is stored', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       for (const ts of ['0001-01-01T00:00:00Z', '1999-12-31T23:59:59.999Z', '2000-01-01T00:30:00+01:00', 1e11, Date.UTC(2000, 0, 1) - 1]) {
         const body = await expectError(await postTelemetry(s, levelMsg(LEVEL_2, 1, { ts })), 422, 'TS_TOO_OLD');
         expect(body.error).toMatch(/2000/);
@@ -279,7 +279,7 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
       const batch = [levelMsg(LEVEL_2, 1, { ts: nowIso() }), levelMsg(LEVEL_2, 1, { ts: '1970-01-02T00:00:00Z' })];
       const body = await expectError(await postTelemetry(s, batch), 422, 'TS_TOO_OLD');
       expect(body.details?.index).toBe(1);
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
     });
 
     it('seq 0, a big safe seq and a 64-character boot are accepted', async () => {
@@ -293,12 +293,12 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     const ok = (v: number) => levelMsg(LEVEL_1, v, { ts: Date.now() - 1000 });
 
     it('one bad message refuses the whole batch, details.index = first bad one (0-based)', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const deviceBefore = await getDevice(s, cookie, LEVEL_1);
       const batch = [ok(7.1), ok(7.2), levelMsg(LEVEL_1, null), ok(7.3), levelMsg(LEVEL_1, 'x')];
       const body = await expectError(await postTelemetry(s, batch), 422, 'VALUE_INVALID');
       expect(body.details?.index).toBe(2);
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
       const deviceAfter = await getDevice(s, cookie, LEVEL_1);
       expect(deviceAfter.reading).toEqual(deviceBefore.reading);
     });
@@ -332,17 +332,17 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
     });
 
     it('a batch mixing a good and a bad ts stores nothing', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const batch = [ok(3), levelMsg(LEVEL_1, 3, { ts: Date.now() + 3_600_000 })];
       const body = await expectError(await postTelemetry(s, batch), 422, 'TS_IN_FUTURE');
       expect(body.details?.index).toBe(1);
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
     });
   });
 
   describe('tolerance: newer firmware keeps working', () => {
     it('unknown extra fields (data.rssi, data.battery, top level) are accepted and ignored', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const msg = {
         deviceId: LEVEL_1,
         type: 'level_sensor',
@@ -351,7 +351,7 @@ describe('POST /api/v1/telemetry — checks and their order (no rate limit)', ()
         future: { anything: true },
       };
       await expectAccepted(await postTelemetry(s, msg));
-      expect(countReadings(s, LEVEL_1)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 1);
       expect((await getDevice(s, cookie, LEVEL_1)).reading).toMatchObject({ value: 4.321, unit: 'm' });
     });
 
@@ -386,7 +386,7 @@ describe('POST /api/v1/telemetry — rate limit (DEVICE_RATE_LIMIT=2)', () => {
       expect(Number.isInteger(retry) && retry >= 1).toBe(true);
       await expectError(r, 429, 'RATE_LIMITED');
     }
-    expect(countReadings(s, LEVEL_1)).toBe(2);
+    expect(await countReadings(s, LEVEL_1)).toBe(2);
   });
 
   it('rate comes before size, content type and shape, but after the key', async () => {

@@ -16,6 +16,7 @@ import {
   sleep,
   waitFor,
 } from '../helpers/protocol';
+import { sqlGet } from '../helpers/sql';
 
 async function post202(s: TestServer, body: unknown) {
   const res = await postTelemetry(s, body);
@@ -36,36 +37,36 @@ describe('telemetry ingest', () => {
 
   describe('202 answer', () => {
     it('one message → 202 {accepted: 1, duplicates: 0, commands: []}', async () => {
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       expect(await post202(s, levelMsg(LEVEL_1, 3.42))).toEqual({ accepted: 1, duplicates: 0, commands: [] });
-      expect(countReadings(s, LEVEL_1)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 1);
     });
 
     it('a batch → accepted counts every message; the rows are there when 202 arrives', async () => {
       const t0 = Date.now() - 60_000;
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const batch = Array.from({ length: 7 }, (_, i) => levelMsg(LEVEL_1, 1 + i / 10, { ts: t0 + i * 1000 }));
       expect(await post202(s, batch)).toEqual({ accepted: 7, duplicates: 0, commands: [] });
-      expect(countReadings(s, LEVEL_1)).toBe(before + 7);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 7);
     });
   });
 
   describe('duplicates by (deviceId, boot, seq)', () => {
     it('resending the same (boot, seq) → duplicates 1, stored once', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       const msg = levelMsg(LEVEL_2, 2.5, { seq: 100, boot: 'a1b2' });
       expect(await post202(s, msg)).toEqual({ accepted: 1, duplicates: 0, commands: [] });
       expect(await post202(s, msg)).toEqual({ accepted: 0, duplicates: 1, commands: [] });
       // Even with a different value: it is the same message resent.
       expect(await post202(s, { ...msg, data: { value: 2.6 } })).toEqual({ accepted: 0, duplicates: 1, commands: [] });
-      expect(countReadings(s, LEVEL_2)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 1);
     });
 
     it('the same seq with a different boot is a new reading', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       expect(await post202(s, levelMsg(LEVEL_2, 2.5, { seq: 200, boot: 'boot-A' }))).toMatchObject({ accepted: 1, duplicates: 0 });
       expect(await post202(s, levelMsg(LEVEL_2, 2.5, { seq: 200, boot: 'boot-B' }))).toMatchObject({ accepted: 1, duplicates: 0 });
-      expect(countReadings(s, LEVEL_2)).toBe(before + 2);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 2);
     });
 
     it('the same (boot, seq) on another device is not a duplicate', async () => {
@@ -74,20 +75,20 @@ describe('telemetry ingest', () => {
     });
 
     it('a batch holding the same seq twice → 1 accepted, 1 duplicate', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       const batch = [levelMsg(LEVEL_2, 1.1, { seq: 400, boot: 'x' }), levelMsg(LEVEL_2, 1.2, { seq: 400, boot: 'x' })];
       expect(await post202(s, batch)).toEqual({ accepted: 1, duplicates: 1, commands: [] });
-      expect(countReadings(s, LEVEL_2)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 1);
     });
 
     it('a resent batch after a lost 202: only the new messages are stored; the counts add up', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       const t0 = Date.now() - 30_000;
       const first = Array.from({ length: 5 }, (_, i) => levelMsg(LEVEL_2, 1, { seq: 500 + i, boot: 'r', ts: t0 + i }));
       expect(await post202(s, first)).toMatchObject({ accepted: 5, duplicates: 0 });
       const second = [...first, ...Array.from({ length: 3 }, (_, i) => levelMsg(LEVEL_2, 1, { seq: 505 + i, boot: 'r', ts: t0 + 5 + i }))];
       expect(await post202(s, second)).toMatchObject({ accepted: 3, duplicates: 5 });
-      expect(countReadings(s, LEVEL_2)).toBe(before + 8);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 8);
     });
 
     it('without boot the boot is "": same seq without boot and with boot "" is a duplicate', async () => {
@@ -96,21 +97,21 @@ describe('telemetry ingest', () => {
     });
 
     it('without seq there is no deduplication', async () => {
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       const msg = levelMsg(LEVEL_2, 3.3, { boot: 'nb', ts: Date.now() - 5000 });
       await post202(s, msg);
       await post202(s, msg);
       expect(await post202(s, [msg, msg])).toEqual({ accepted: 2, duplicates: 0, commands: [] });
-      expect(countReadings(s, LEVEL_2)).toBe(before + 4);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 4);
     });
 
     it('concurrent resends of the same message store it once', async () => {
-      const before = countReadings(s, GATE_2);
+      const before = await countReadings(s, GATE_2);
       const msg = gateMsg(GATE_2, 'abierta', { seq: 1, boot: 'c' });
       const results = await Promise.all(Array.from({ length: 8 }, () => post202(s, msg)));
       expect(results.reduce((n, r) => n + r.accepted, 0)).toBe(1);
       expect(results.reduce((n, r) => n + r.duplicates, 0)).toBe(7);
-      expect(countReadings(s, GATE_2)).toBe(before + 1);
+      expect(await countReadings(s, GATE_2)).toBe(before + 1);
     });
   });
 
@@ -133,7 +134,7 @@ describe('telemetry ingest', () => {
       await post202(s, levelMsg(LEVEL_1, value));
       const d = await getDevice(s, cookie, LEVEL_1);
       expect(d.reading).toMatchObject({ value, unit: 'm', status });
-      const rows = readingRows(s, LEVEL_1);
+      const rows = await readingRows(s, LEVEL_1);
       expect(rows[rows.length - 1]).toMatchObject({ valueNum: value, status });
     });
 
@@ -158,7 +159,7 @@ describe('telemetry ingest', () => {
       d = await getDevice(s, cookie, GATE_1);
       expect(d.reading).toMatchObject({ value: 'falla', status: 'fault' });
       expect(d.config.state).toBe('falla');
-      expect(readingRows(s, GATE_1).at(-1)).toMatchObject({ valueText: 'falla', status: 'fault' });
+      expect((await readingRows(s, GATE_1)).at(-1)).toMatchObject({ valueText: 'falla', status: 'fault' });
     });
   });
 
@@ -171,16 +172,13 @@ describe('telemetry ingest', () => {
       const currentMs = Date.parse(current.ts);
       expect(currentMs).toBeGreaterThanOrEqual(now);
 
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const late = Array.from({ length: 10 }, (_, i) => levelMsg(LEVEL_1, 9 + i / 100, { ts: now - 3_600_000 + i * 60_000 }));
       expect(await post202(s, late)).toMatchObject({ accepted: 10 });
-      expect(countReadings(s, LEVEL_1)).toBe(before + 10);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 10);
       expect((await getDevice(s, cookie, LEVEL_1)).reading).toEqual(current);
       // The stored current reading (what a restart would load) did not move either.
-      const row = s.app.ctx.storage.sqlite.prepare('SELECT reading_ts_ms AS ts, reading_value_num AS v FROM devices WHERE id = ?').get(LEVEL_1) as {
-        ts: number;
-        v: number;
-      };
+      const row = (await sqlGet<{ ts: number; v: number }>(s, 'SELECT reading_ts_ms AS ts, reading_value_num AS v FROM devices WHERE id = ?', LEVEL_1))!;
       expect({ ts: Number(row.ts), v: row.v }).toEqual({ ts: currentMs, v: 2.22 });
     });
 
@@ -270,7 +268,7 @@ describe('telemetry ingest', () => {
     });
 
     it('prototype-pollution keys (__proto__, constructor.prototype) → 400, nothing polluted', async () => {
-      const count = countReadings(s, LEVEL_1);
+      const count = await countReadings(s, LEVEL_1);
       const bodies = [
         `{"__proto__":{"deviceId":"${LEVEL_1}","type":"level_sensor","data":{"value":1}}}`,
         `{"deviceId":"${LEVEL_1}","type":"level_sensor","data":{"value":1,"__proto__":{"polluted":"yes"}}}`,
@@ -284,7 +282,7 @@ describe('telemetry ingest', () => {
       }
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(({} as Record<string, unknown>).value).toBeUndefined();
-      expect(countReadings(s, LEVEL_1)).toBe(count);
+      expect(await countReadings(s, LEVEL_1)).toBe(count);
       expect(await health()).toBe(200);
     });
 
@@ -297,13 +295,13 @@ describe('telemetry ingest', () => {
     });
 
     it('many concurrent requests from all devices are all answered 202 and stored', async () => {
-      const before = [LEVEL_1, LEVEL_2, GATE_1, GATE_2].map((d) => countReadings(s, d));
+      const before = await Promise.all([LEVEL_1, LEVEL_2, GATE_1, GATE_2].map((d) => countReadings(s, d)));
       const reqs = Array.from({ length: 100 }, (_, i) =>
         i % 4 < 2 ? levelMsg(i % 4 === 0 ? LEVEL_1 : LEVEL_2, 1, { ts: Date.now() - 10_000 }) : gateMsg(i % 4 === 2 ? GATE_1 : GATE_2, 'abierta', { ts: Date.now() - 10_000 }),
       );
       const res = await Promise.all(reqs.map((m) => postTelemetry(s, m)));
       expect(res.map((r) => r.status)).toEqual(Array(100).fill(202));
-      const after = [LEVEL_1, LEVEL_2, GATE_1, GATE_2].map((d) => countReadings(s, d));
+      const after = await Promise.all([LEVEL_1, LEVEL_2, GATE_1, GATE_2].map((d) => countReadings(s, d)));
       expect(after.map((n, i) => n - before[i]!)).toEqual([25, 25, 25, 25]);
     });
   });

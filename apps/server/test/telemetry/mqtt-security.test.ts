@@ -126,11 +126,11 @@ describe('MQTT hardening (no rate limit)', () => {
   describe('retain', () => {
     it('retained telemetry closes the connection; nothing is stored or retained', async () => {
       const { client } = await device(s, LEVEL_1);
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const closed = closedByServer(client);
       client.publish(topics.telemetry(LEVEL_1), JSON.stringify(levelMsg(LEVEL_1, 1.5)), { qos: 1, retain: true });
       await closed;
-      expect(countReadings(s, LEVEL_1)).toBe(before);
+      expect(await countReadings(s, LEVEL_1)).toBe(before);
       expect(await embedded(s).retainedTopics(LEVEL_1)).toEqual([]);
     });
 
@@ -263,11 +263,11 @@ describe('MQTT hardening (no rate limit)', () => {
 
       const { client, got } = await device(s, GATE_1);
       await subscribeCodes(client, topics.errors(GATE_1));
-      const before = countReadings(s, GATE_1);
+      const before = await countReadings(s, GATE_1);
       for (const raw of poisoned) await publishQos1(client, topics.telemetry(GATE_1), raw);
       await waitFor(() => got.length >= poisoned.length, 2000);
       expect(got.map((m) => JSON.parse(m.payload).code)).toEqual(poisoned.map(() => 'INVALID_JSON'));
-      expect(countReadings(s, GATE_1)).toBe(before);
+      expect(await countReadings(s, GATE_1)).toBe(before);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(client.connected).toBe(true);
     });

@@ -114,12 +114,14 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
     it('QoS 1: the PUBACK arrives only after the reading is stored and current', async () => {
       const c = await device(s, LEVEL_1);
       for (const value of [3.141, 7.777, 9.001]) {
-        const before = countReadings(s, LEVEL_1);
+        const before = await countReadings(s, LEVEL_1);
         const seen = await new Promise<{ count: number; reading: unknown }>((resolve, reject) => {
           c.publish(topic(LEVEL_1, 'telemetry'), JSON.stringify(levelMsg(LEVEL_1, value)), { qos: 1 }, (err) => {
             if (err) return reject(err);
-            // Synchronously, in the PUBACK callback: the row and the current reading are there.
-            resolve({ count: countReadings(s, LEVEL_1), reading: s.app.ctx.devices.getApi(LEVEL_1)?.reading });
+            // At once, in the PUBACK callback: the row and the current reading are there (the count
+            // query starts here, before any later write could add the row).
+            const reading = s.app.ctx.devices.getApi(LEVEL_1)?.reading;
+            countReadings(s, LEVEL_1).then((count) => resolve({ count, reading }), reject);
           });
         });
         expect(seen.count).toBe(before + 1);
@@ -130,28 +132,28 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
 
     it('QoS 0 telemetry is accepted too (without the PUBACK promise)', async () => {
       const c = await device(s, LEVEL_1);
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       c.publish(topic(LEVEL_1, 'telemetry'), JSON.stringify(levelMsg(LEVEL_1, 0.42)), { qos: 0 });
-      await waitFor(() => countReadings(s, LEVEL_1) === before + 1, 2000);
+      await waitFor(async () => (await countReadings(s, LEVEL_1)) === before + 1, 2000);
       await waitFor(() => s.app.ctx.devices.getApi(LEVEL_1)?.reading?.value === 0.42, 2000);
     });
 
     it('a batch (array) over MQTT is stored whole; dedupe by (boot, seq) applies too', async () => {
       const c = await device(s, LEVEL_1);
-      const before = countReadings(s, LEVEL_1);
+      const before = await countReadings(s, LEVEL_1);
       const t0 = Date.now() - 60_000;
       const batch = Array.from({ length: 20 }, (_, i) => levelMsg(LEVEL_1, 2, { ts: t0 + i, seq: i, boot: 'mq' }));
       await publishQos1(c, topic(LEVEL_1, 'telemetry'), batch);
-      expect(countReadings(s, LEVEL_1)).toBe(before + 20);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 20);
       await publishQos1(c, topic(LEVEL_1, 'telemetry'), batch); // resent after a lost PUBACK
-      expect(countReadings(s, LEVEL_1)).toBe(before + 20);
+      expect(await countReadings(s, LEVEL_1)).toBe(before + 20);
     });
 
     it('a refused message is PUBACKed, not stored, the connection stays open, and {error, code, details} arrives on …/errors', async () => {
       const c = await device(s, LEVEL_2);
       expect(await subscribeCodes(c, topic(LEVEL_2, 'errors'))).toEqual([1]);
       const errors = collect(c, topic(LEVEL_2, 'errors'));
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
 
       await publishQos1(c, topic(LEVEL_2, 'telemetry'), levelMsg(LEVEL_2, null));
       await waitFor(() => errors.length >= 1, 2000);
@@ -177,11 +179,11 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
       await waitFor(() => errors.length >= 6, 2000);
       expect(errors[5]).toMatchObject({ code: 'TS_TOO_OLD', error: ERROR_MESSAGES.TS_TOO_OLD, details: { field: 'ts' } });
 
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
       expect(c.connected).toBe(true);
       // Still usable: a good message is stored.
       await publishQos1(c, topic(LEVEL_2, 'telemetry'), levelMsg(LEVEL_2, 2.5));
-      expect(countReadings(s, LEVEL_2)).toBe(before + 1);
+      expect(await countReadings(s, LEVEL_2)).toBe(before + 1);
       for (const e of errors) for (const k of Object.keys(e)) expect(['error', 'code', 'details']).toContain(k);
     });
 
@@ -189,11 +191,11 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
       const c = await device(s, LEVEL_2);
       await subscribeCodes(c, topic(LEVEL_2, 'errors'));
       const errors = collect(c, topic(LEVEL_2, 'errors'));
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       await publishQos1(c, topic(LEVEL_2, 'telemetry'), levelMsg(LEVEL_2, 1, { pad: 'x'.repeat(300 * 1024) }));
       await waitFor(() => errors.length >= 1, 2000);
       expect(errors[0]).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
       expect(c.connected).toBe(true);
     });
 
@@ -201,13 +203,13 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
       const c = await device(s, GATE_1);
       await subscribeCodes(c, topic(GATE_1, 'errors'));
       const errors = collect(c, topic(GATE_1, 'errors'));
-      const before = countReadings(s, GATE_1);
+      const before = await countReadings(s, GATE_1);
       setEnabled(s, GATE_1, false);
       try {
         // Either the session is cut or the message is refused: never stored.
         await Promise.race([publishQos1(c, topic(GATE_1, 'telemetry'), gateMsg(GATE_1, 'abierta')).catch(() => undefined), sleep(1500)]);
         await sleep(100);
-        expect(countReadings(s, GATE_1)).toBe(before);
+        expect(await countReadings(s, GATE_1)).toBe(before);
         if (c.connected) expect(errors[0]).toMatchObject({ code: 'DEVICE_DISABLED' });
       } finally {
         setEnabled(s, GATE_1, true);
@@ -239,12 +241,12 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
 
     it("publishing to another device's topic closes the connection and stores nothing", async () => {
       const c = await device(s, LEVEL_1);
-      const before = countReadings(s, LEVEL_2);
+      const before = await countReadings(s, LEVEL_2);
       const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
       c.publish(topic(LEVEL_2, 'telemetry'), JSON.stringify(levelMsg(LEVEL_2, 1)), { qos: 1 });
       await Promise.race([closed, sleep(3000).then(() => Promise.reject(new Error('connection not closed within 3 s')))]);
       expect(c.connected).toBe(false);
-      expect(countReadings(s, LEVEL_2)).toBe(before);
+      expect(await countReadings(s, LEVEL_2)).toBe(before);
     });
 
     it('publishing outside agua/v1/ closes the connection too', async () => {
@@ -368,7 +370,7 @@ describe('MQTT rate limit and session bookkeeping (DEVICE_RATE_LIMIT=5, DEVICE_O
     const c = await device(s, LEVEL_1);
     await subscribeCodes(c, topic(LEVEL_1, 'errors'));
     const errors = collect(c, topic(LEVEL_1, 'errors'));
-    const before = countReadings(s, LEVEL_1);
+    const before = await countReadings(s, LEVEL_1);
     const start = Date.now();
     const acked: number[] = [];
     await Promise.all(
@@ -377,7 +379,7 @@ describe('MQTT rate limit and session bookkeeping (DEVICE_RATE_LIMIT=5, DEVICE_O
       ),
     );
     const elapsed = Date.now() - start;
-    expect(countReadings(s, LEVEL_1)).toBe(before + 15);
+    expect(await countReadings(s, LEVEL_1)).toBe(before + 15);
     expect(elapsed).toBeGreaterThanOrEqual(1400);
     expect(elapsed).toBeLessThan(6000);
     // The burst (5, plus ~2 refilled) is acknowledged at once, the rest spread out at 5/s.

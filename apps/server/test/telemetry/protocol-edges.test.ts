@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '@agua/shared';
 import { demoKey, startServer, type TestServer } from '../helpers/server';
 import { expectApiError, longPoll } from '../helpers/api';
+import { sqlEngine, sqlRun } from '../helpers/sql';
 import { GATE_1, LEVEL_1, LEVEL_2, connectDevice, countReadings, endClient, gateMsg, getDevice, levelMsg, postTelemetry, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 
 const topic = (id: string, leaf: string) => `agua/v1/${id}/${leaf}`;
@@ -60,7 +61,7 @@ describe('PROTOCOL edges (DEVICE_RATE_LIMIT=0)', () => {
     const d = await getDevice(s, viewer, LEVEL_2);
     expect(d.status).toBe('online');
     expect(d.lastSeen).not.toBeNull();
-    expect(countReadings(s, LEVEL_2)).toBe(0);
+    expect(await countReadings(s, LEVEL_2)).toBe(0);
   });
 
   it('a long poll with wait=0 counts as being heard too', async () => {
@@ -139,9 +140,14 @@ describe('PROTOCOL edges (DEVICE_RATE_LIMIT=0)', () => {
   it('MQTT: a reading that cannot be stored gets no PUBACK (the connection closes) and is stored once sent again', async () => {
     const c = await connectDevice(s, LEVEL_1);
     clients.push(c);
-    const sqlite = s.app.ctx.storage.sqlite;
-    sqlite.exec("CREATE TRIGGER fail_readings BEFORE INSERT ON readings BEGIN SELECT RAISE(ABORT, 'disk failure'); END");
-    const before = countReadings(s, LEVEL_1);
+    // A trigger that refuses every new reading, as a failing disk would (each engine's own DDL).
+    if (sqlEngine(s) === 'postgres') {
+      await sqlRun(s, "CREATE FUNCTION fail_readings() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk failure'; END $$");
+      await sqlRun(s, 'CREATE TRIGGER fail_readings BEFORE INSERT ON readings FOR EACH ROW EXECUTE FUNCTION fail_readings()');
+    } else {
+      await sqlRun(s, "CREATE TRIGGER fail_readings BEFORE INSERT ON readings BEGIN SELECT RAISE(ABORT, 'disk failure'); END");
+    }
+    const before = await countReadings(s, LEVEL_1);
     const msg = levelMsg(LEVEL_1, 2.5, { seq: 7, boot: 'puback' });
     let acked = false;
     const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
@@ -151,13 +157,18 @@ describe('PROTOCOL edges (DEVICE_RATE_LIMIT=0)', () => {
     );
     await Promise.race([closed, sleep(3000).then(() => Promise.reject(new Error('connection not closed within 3 s')))]);
     expect(acked).toBe(false);
-    expect(countReadings(s, LEVEL_1)).toBe(before);
+    expect(await countReadings(s, LEVEL_1)).toBe(before);
 
-    sqlite.exec('DROP TRIGGER fail_readings');
+    if (sqlEngine(s) === 'postgres') {
+      await sqlRun(s, 'DROP TRIGGER fail_readings ON readings');
+      await sqlRun(s, 'DROP FUNCTION fail_readings()');
+    } else {
+      await sqlRun(s, 'DROP TRIGGER fail_readings');
+    }
     const again = await connectDevice(s, LEVEL_1);
     clients.push(again);
     await publishQos1(again, topic(LEVEL_1, 'telemetry'), msg);
-    expect(countReadings(s, LEVEL_1)).toBe(before + 1);
+    expect(await countReadings(s, LEVEL_1)).toBe(before + 1);
   });
 });
 

@@ -9,6 +9,7 @@ import { DEMO_PASSWORDS, startServer, tempDataDir, type TestServer } from '../he
 import { ackHttp, auditPage, expectApiError, ISO_Z, issueCommand, issueOk, jsonOf, loginCookie } from '../helpers/api';
 import { GATE_1, GATE_2, gateMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';
 import { createUser } from '../auth/auth-helpers';
+import { sqlRun, sqlValue } from '../helpers/sql';
 
 const ENV = { LOGIN_MAX_FAILURES_PER_USER: '1000', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' };
 const ROUNDS = 6;
@@ -157,8 +158,7 @@ describe("an admin's own master password", () => {
   });
   afterAll(async () => s.close());
 
-  const failureRows = () =>
-    Number((s.app.ctx.storage.sqlite.prepare("SELECT COUNT(*) AS n FROM login_failures WHERE username = 'admin'").get() as { n: number }).n);
+  const failureRows = async () => Number(await sqlValue(s, "SELECT COUNT(*) AS n FROM login_failures WHERE username = 'admin'"));
 
   it('needs the current one: 422 MASTER_PASSWORD_REQUIRED without it, 422 MASTER_PASSWORD_CURRENT_INVALID when wrong (audited, counted)', async () => {
     const admin = await s.login('admin');
@@ -170,7 +170,7 @@ describe("an admin's own master password", () => {
       'MASTER_PASSWORD_CURRENT_INVALID',
     );
     expect(wrong.details).toEqual({ field: 'currentMasterPassword' });
-    expect(failureRows()).toBe(1);
+    expect(await failureRows()).toBe(1);
     const denied = (await auditPage(s, admin, { action: 'user.updated' })).find((e) => e.result === 'denied');
     expect(denied).toMatchObject({ userId: adminId, target: `user:${adminId}`, details: { code: 'MASTER_PASSWORD_CURRENT_INVALID' } });
     // Nothing changed: the old master password still signs in (which also clears the failure).
@@ -203,7 +203,7 @@ describe("an admin's own master password", () => {
     expect(locked.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
     await expectApiError(locked, 429, 'TOO_MANY_ATTEMPTS');
     await expectApiError(await s.fetch('/api/v1/auth/login', { method: 'POST', json: DEMO_PASSWORDS.admin }), 429, 'TOO_MANY_ATTEMPTS');
-    s.app.ctx.storage.sqlite.prepare('DELETE FROM login_failures').run();
+    await sqlRun(s, 'DELETE FROM login_failures');
   });
 
   it("setting another admin's master password needs no current one (API.md), and leaves one's own sessions alone", async () => {

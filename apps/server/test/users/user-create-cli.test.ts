@@ -3,10 +3,11 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { promisify } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_LENGTH } from '@agua/shared';
+import { dropTestDatabase, testDatabaseEnv } from '../helpers/postgres';
 import { tempDataDir } from '../helpers/server';
+import { storedRows } from '../helpers/stored';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -16,7 +17,7 @@ async function userCreate(args: string[], password: string): Promise<{ code: num
   dirs.push(dataDir);
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/user-create.ts', ...args], {
-      env: { ...process.env, DATA_DIR: dataDir, AGUA_PASSWORD: password },
+      env: { ...process.env, ...(await testDatabaseEnv(dataDir)), DATA_DIR: dataDir, AGUA_PASSWORD: password },
     });
     return { code: 0, output: stdout + stderr, dataDir };
   } catch (err) {
@@ -25,17 +26,15 @@ async function userCreate(args: string[], password: string): Promise<{ code: num
   }
 }
 
-function usernames(dataDir: string): string[] {
-  const db = new BetterSqlite3(`${dataDir}/agua.db`, { readonly: true });
-  try {
-    return db.prepare('SELECT username FROM users ORDER BY username').pluck().all() as string[];
-  } finally {
-    db.close();
-  }
+async function usernames(dataDir: string): Promise<string[]> {
+  return (await storedRows<{ username: string }>(dataDir, 'SELECT username FROM users ORDER BY username')).map((r) => r.username);
 }
 
-afterAll(() => {
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+afterAll(async () => {
+  for (const d of dirs) {
+    fs.rmSync(d, { recursive: true, force: true });
+    await dropTestDatabase(d);
+  }
 });
 
 describe('user:create', () => {
@@ -44,7 +43,7 @@ describe('user:create', () => {
   it('creates a user with the longest password the API accepts', async () => {
     const r = await userCreate(['--username', 'ana.ruiz', ...base], 'p'.repeat(PASSWORD_MAX_LENGTH));
     expect(r.code).toBe(0);
-    expect(usernames(r.dataDir)).toEqual(['ana.ruiz']);
+    expect(await usernames(r.dataDir)).toEqual(['ana.ruiz']);
   });
 
   it.each([
@@ -57,6 +56,6 @@ describe('user:create', () => {
     const r = await userCreate(args, password);
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(message);
-    expect(fs.existsSync(`${r.dataDir}/agua.db`) ? usernames(r.dataDir) : []).toEqual([]);
+    expect(await usernames(r.dataDir)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Role, UserStatus } from '@agua/shared';
 import { conflict } from '../../lib/errors';
 import type { Database, UsersTable } from '../../storage/schema';
+import { serializeOn } from '../../storage/serialize';
 
 export interface UserRecord {
   id: string;
@@ -54,12 +55,15 @@ export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /**
-   * Runs reads and writes as one SQLite transaction: the single connection is held throughout, so
-   * no other statement interleaves (a check and the write it guards cannot be split). The callback
-   * must use only the repository it is given and must not wait on anything slow (hashing).
+   * Runs reads and writes as one transaction that no other user transaction interleaves with (a
+   * check and the write it guards cannot be split; serializeOn). The callback must use only the
+   * repository it is given and must not wait on anything slow (hashing).
    */
   transaction<T>(work: (repo: UsersRepository) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute((trx) => work(new UsersRepository(trx)));
+    return this.db.transaction().execute(async (trx) => {
+      await serializeOn(trx, 'agua.users');
+      return work(new UsersRepository(trx));
+    });
   }
 
   async findById(id: string): Promise<UserRecord | null> {

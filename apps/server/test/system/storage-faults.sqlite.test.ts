@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { ERROR_MESSAGES, topics, type StorageStatus } from '@agua/shared';
 import { DiskSpaceWatch } from '../../src/storage/disk-space';
-import { startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { sqliteSide, startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { LEVEL_1, LEVEL_2, connectDevice, endClient, levelMsg, postTelemetry, publishQos1 } from '../helpers/protocol';
 import { expectApiError, jsonOf } from '../helpers/api';
 
@@ -30,14 +30,14 @@ function setUpFiller(dir: string, s: () => TestServer): Filler {
   } catch {
     // A per-connection limit: on the server's connection and on the readings writer's thread.
     const limitPages = async (pages: number | null) => {
-      const { storage, readingsWriter } = s().app.ctx;
+      const { storage, writer } = sqliteSide(s());
       const max = pages ?? 1073741823;
       storage.sqlite.pragma(`max_page_count = ${max}`);
-      await readingsWriter.pragma(`max_page_count = ${max}`);
+      await writer.pragma(`max_page_count = ${max}`);
     };
     return {
       kind: 'max_page_count',
-      fill: () => limitPages(Number(s().app.ctx.storage.sqlite.pragma('page_count', { simple: true }))),
+      fill: () => limitPages(Number(sqliteSide(s()).storage.sqlite.pragma('page_count', { simple: true }))),
       free: () => limitPages(null),
       tearDown: () => undefined,
     };
@@ -174,7 +174,7 @@ describe('full disk', () => {
     const batch = Array.from({ length: 20 }, () => nextN++);
     for (const res of await Promise.all(batch.map((n) => postTelemetry(s, reading(LEVEL_1, n))))) await expectAccepted(res);
     acknowledged[LEVEL_1]!.push(...batch);
-    const sqlite = s.app.ctx.storage.sqlite;
+    const { sqlite } = sqliteSide(s).storage;
     expect(sqlite.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
     expect(sqlite.pragma('integrity_check', { simple: true })).toBe('ok');
     await expectAccepted(await postTelemetry(s, reading(LEVEL_1, nextN)));

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openStorage, type Storage } from '../../src/storage/database';
+import { openStorage, type SqliteStorage as Storage } from '../../src/storage/database';
 import * as m001 from '../../src/storage/migrations/001-initial';
 import * as m002 from '../../src/storage/migrations/002-readings-covering-index';
 import { SqliteReadingsWriter, type ReadingToStore } from '../../src/features/telemetry/readings.writer';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { expectApiError } from '../helpers/api';
 import { LEVEL_1, LEVEL_2, connectDevice, endClient, levelMsg, postTelemetry, publishQos1, sleep } from '../helpers/protocol';
-import { startServer, type TestServer } from '../helpers/server';
+import { sqliteSide, startServer, type TestServer } from '../helpers/server';
 
 const BASE_MS = Date.now() - 3600_000;
 const tsOf = (n: number) => new Date(BASE_MS + n * 1000).toISOString();
@@ -14,7 +14,7 @@ const msg = (deviceId: string, n: number) => levelMsg(deviceId, (n % 400) / 100,
 
 /** Stored reading times of a device, as reading numbers. */
 function storedNumbers(s: TestServer, deviceId: string): number[] {
-  const rows = s.app.ctx.storage.sqlite.prepare('SELECT ts_ms FROM readings WHERE device_id = ? ORDER BY ts_ms').pluck().all(deviceId) as number[];
+  const rows = sqliteSide(s).storage.sqlite.prepare('SELECT ts_ms FROM readings WHERE device_id = ? ORDER BY ts_ms').pluck().all(deviceId) as number[];
   return rows.map((ms) => (ms - BASE_MS) / 1000);
 }
 
@@ -47,7 +47,7 @@ describe('the readings writer thread dies mid-ingest', () => {
     };
     const posters = Array.from({ length: 8 }, poster);
     await sleep(300);
-    await s.app.ctx.readingsWriter.kill();
+    await sqliteSide(s).writer.kill();
     await sleep(300);
     stop = true;
     await Promise.all(posters);
@@ -71,7 +71,7 @@ describe('the readings writer thread dies mid-ingest', () => {
   });
 
   it('over MQTT: a PUBACK after a new thread took over means stored', async () => {
-    await s.app.ctx.readingsWriter.kill();
+    await sqliteSide(s).writer.kill();
     const device = await connectDevice(s, LEVEL_2);
     try {
       for (let n = 0; n < 5; n++) await publishQos1(device, topics.telemetry(LEVEL_2), msg(LEVEL_2, n));

@@ -59,7 +59,7 @@ describe('npm run backup', () => {
     // A consistent moment: whole batches of 50, at least those stored before the copy began.
     expect(inCopy % 50).toBe(0);
     expect(inCopy).toBeGreaterThanOrEqual(500);
-    expect(inCopy).toBeLessThanOrEqual(countReadings(s, LEVEL_1));
+    expect(inCopy).toBeLessThanOrEqual(await countReadings(s, LEVEL_1));
 
     // Restore: the copy becomes agua.db of a new data folder.
     const restoredDir = tempDataDir();
@@ -67,7 +67,7 @@ describe('npm run backup', () => {
     fs.copyFileSync(path.join(outDir, file!), path.join(restoredDir, 'agua.db'));
     const restored = await startServer({}, { dataDir: restoredDir });
     servers.push(restored);
-    expect(countReadings(restored, LEVEL_1)).toBe(inCopy);
+    expect(await countReadings(restored, LEVEL_1)).toBe(inCopy);
     await restored.login('admin');
     // Device keys still work (the pepper is in the copy).
     expect((await postTelemetry(restored, levelMsg(LEVEL_1, 4))).status).toBe(202);
