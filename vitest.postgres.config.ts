@@ -3,11 +3,12 @@ import { defineConfig } from 'vitest/config';
 // The server's API suite again, on PostgreSQL (SCALE.md: "every test that holds on SQLite holds
 // on PostgreSQL"): each test server gets a database of its own on this machine's PostgreSQL.
 // Tests about SQLite itself (its writer thread, its files, its disk-full handling, its backup
-// command) are named *.sqlite.test.ts and run only in the main pass.
+// command) are named *.sqlite.test.ts and run only in the main pass; tests about PostgreSQL itself
+// (test/postgres/, on a cluster they start) run there too, once.
 export default defineConfig({
   test: {
     include: ['apps/server/test/**/*.test.ts'],
-    exclude: ['**/*.sqlite.test.ts', '**/node_modules/**'],
+    exclude: ['**/*.sqlite.test.ts', 'apps/server/test/postgres/**', '**/node_modules/**'],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['apps/server/test/helpers/postgres-global-setup.ts'],
     pool: 'forks',
