@@ -1,0 +1,106 @@
+// The PostgreSQL engine's own rules, on a database of the test's own on this machine's PostgreSQL:
+// readings partitioned by day (a day's partition made on demand takes its rows out of the default
+// partition; retention drops whole days) and deduplication that holds between two instances
+// writing the same seqs at the same moment.
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../../src/features/telemetry/postgres-store';
+import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
+import { dayOf } from '../../src/storage/postgres/reading-partitions';
+import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres/postgres-storage';
+import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
+import { tempDataDir } from '../helpers/server';
+
+const DAY_MS = 24 * 3600 * 1000;
+const log = pino({ level: 'silent' });
+
+function reading(deviceId: string, tsMs: number, seq: number | null, boot = 'b1'): ReadingToStore {
+  return { deviceId, tsMs, valueNum: 1, valueText: null, status: 'normal', seq, boot, receivedMs: Date.now(), fromDevice: true };
+}
+
+describe('PostgreSQL: partitions and deduplication', () => {
+  const dataDir = tempDataDir();
+  let storage: PostgresStorage;
+  let other: PostgresStorage;
+  beforeAll(async () => {
+    const url = await createTestDatabase(dataDir);
+    storage = await openPostgresStorage(url, { log });
+    // A second instance: its own pool, partitions and writer on the same database.
+    other = await openPostgresStorage(url, { log });
+    await storage.pool.query(
+      "INSERT INTO devices (id, name, location, type, config_json, created_at_ms, updated_at_ms) VALUES ('d1', 'D1', 'L', 'level_sensor', '{}', 0, 0)",
+    );
+  });
+  afterAll(async () => {
+    await storage?.close();
+    await other?.close();
+    await dropTestDatabase(dataDir);
+  });
+
+  const countWhere = async (where: string, ...params: unknown[]) =>
+    Number((await storage.pool.query<{ n: number }>(`SELECT count(*) AS n FROM ${where}`, params)).rows[0]!.n);
+  const partitionOf = async (tsMs: number) =>
+    (await storage.pool.query<{ p: string }>('SELECT tableoid::regclass::text AS p FROM readings WHERE ts_ms = $1', [tsMs])).rows.map((r) => r.p);
+
+  it('the days ahead have partitions from the start; a past day gets its own when a reading of it arrives', async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const today = dayOf(Date.now());
+    expect(storage.partitions.covers(today)).toBe(true);
+    expect(storage.partitions.covers(today + 7)).toBe(true);
+    const tenDaysAgo = (today - 10) * DAY_MS + 3_600_000;
+    await store.write([reading('d1', tenDaysAgo, null)]);
+    expect(await partitionOf(tenDaysAgo)).toEqual([`readings_d${new Date(tenDaysAgo).toISOString().slice(0, 10).replace(/-/g, '')}`]);
+    // Beyond retention: no partition of its own, but stored all the same.
+    const longAgo = Date.now() - 400 * DAY_MS;
+    await store.write([reading('d1', longAgo, null)]);
+    expect(await partitionOf(longAgo)).toEqual(['readings_default']);
+  });
+
+  it("making a day's partition moves that day's readings out of the default partition, losing none", async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 10);
+    const day = dayOf(Date.now()) - 30; // older than this store's retention: lands in the default partition
+    const times = [1, 2, 3].map((h) => day * DAY_MS + h * 3_600_000);
+    await store.write(times.map((t) => reading('d1', t, null)));
+    expect(await countWhere('readings_default WHERE ts_ms = ANY($1)', times)).toBe(3);
+    await storage.partitions.ensure(day);
+    expect(await countWhere('readings_default WHERE ts_ms = ANY($1)', times)).toBe(0);
+    expect(await countWhere('readings WHERE ts_ms = ANY($1)', times)).toBe(3);
+    expect(new Set((await Promise.all(times.map(partitionOf))).flat()).size).toBe(1);
+  });
+
+  it('retention drops whole days and deletes only what is older than the cutoff in the rest', async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const today = dayOf(Date.now());
+    const old = (today - 5) * DAY_MS + 1000;
+    const cutoffDay = today - 3;
+    const beforeCut = cutoffDay * DAY_MS + 1000;
+    const afterCut = cutoffDay * DAY_MS + 10 * 3_600_000;
+    await store.write([reading('d1', old, null), reading('d1', beforeCut, null), reading('d1', afterCut, null)]);
+    const cutoff = cutoffDay * DAY_MS + 5 * 3_600_000;
+    const deleted = await storage.partitions.pruneBefore(cutoff);
+    expect(deleted).toBeGreaterThanOrEqual(2);
+    expect(storage.partitions.covers(today - 5)).toBe(false);
+    expect(storage.partitions.covers(cutoffDay)).toBe(true);
+    expect(await countWhere('readings WHERE ts_ms < $1', cutoff)).toBe(0);
+    expect(await countWhere('readings WHERE ts_ms = $1', afterCut)).toBe(1);
+    expect(await countWhere("pg_class WHERE relname = $1", `readings_d${new Date(old).toISOString().slice(0, 10).replace(/-/g, '')}`)).toBe(0);
+  });
+
+  it('two instances writing the same seqs at once store each reading once, and each seq is new to exactly one', async () => {
+    const a = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const b = new PostgresStore(other.pool, other.partitions, null, log, 365);
+    const now = Date.now();
+    const batch = Array.from({ length: 200 }, (_, i) => reading('d1', now + i, i, 'race'));
+    // Each instance gets the same readings in its own order, in several concurrent batches.
+    const shuffled = [...batch].reverse();
+    const results = await Promise.all([
+      ...[0, 1, 2, 3].map((k) => a.write(batch.slice(k * 50, k * 50 + 50))),
+      ...[0, 1, 2, 3].map((k) => b.write(shuffled.slice(k * 50, k * 50 + 50))),
+    ]);
+    const freshCount = results.flat().filter(Boolean).length;
+    expect(freshCount).toBe(200);
+    expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms >= $1", now)).toBe(200);
+    // A resend through either instance is a duplicate; within one batch, the second copy too.
+    expect(await b.write([reading('d1', now, 0, 'race'), reading('d1', now + 500, 500, 'race'), reading('d1', now + 500, 500, 'race')])).toEqual([false, true, false]);
+  });
+});
