@@ -176,7 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (!httpConnections.admit(socket)) socket.destroy();
   });
 
-  const storage = await openConfiguredStorage(config, app.log, config.instanceId ?? undefined);
+  const storage = await openConfiguredStorage(config, app.log, { instanceName: config.instanceId ?? undefined });
   app.addHook('onClose', async () => storage.close());
 
   const ctx = await createContext(config, storage, app);

@@ -5,6 +5,7 @@ import { startDemoSimulation } from './demo/simulation';
 import { BrokerUnreachableError } from './features/mqtt/external/external-broker';
 import { MqttPortError } from './features/mqtt/mqtt.broker';
 import { DatabaseUnreachableError } from './storage/postgres/postgres-storage';
+import { DatabaseInUseError } from './storage/postgres/single-instance';
 
 /** Starts the server: reads the configuration, listens, and shuts down gracefully on signals. */
 async function main(): Promise<void> {
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     app = await buildApp(config);
   } catch (err) {
     // PostgreSQL not there within the start's wait, or not usable: a message naming DATABASE_URL.
-    if (err instanceof DatabaseUnreachableError) {
+    if (err instanceof DatabaseUnreachableError || err instanceof DatabaseInUseError) {
       console.error(`Start failed: ${err.message}`);
       process.exit(1);
     }

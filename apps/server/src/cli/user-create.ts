@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   }
 
   const config = loadConfig({ ...process.env, DEMO: 'false' });
-  const storage = await openConfiguredStorage(config, pino({ level: 'warn' }));
+  const storage = await openConfiguredStorage(config, pino({ level: 'warn' }), { asTool: true });
   try {
     const users = new UsersRepository(storage.db);
     if (await users.findByUsername(username)) fail(`el usuario "${username}" ya existe.`);

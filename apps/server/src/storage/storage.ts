@@ -6,8 +6,15 @@ import { openPostgresStorage, type PostgresStorage } from './postgres/postgres-s
 /** The database the server runs on: SQLite in DATA_DIR (the default), or PostgreSQL (DATABASE_URL). */
 export type Storage = SqliteStorage | PostgresStorage;
 
-/** Opens the configured engine and brings its schema up to date. */
-export function openConfiguredStorage(config: Config, log: FastifyBaseLogger, instanceName?: string): Promise<Storage> {
+/**
+ * Opens the configured engine and brings its schema up to date. A serving instance holds a
+ * PostgreSQL database alone (SingleInstanceLock); a tool (`asTool`) only borrows it.
+ */
+export function openConfiguredStorage(config: Config, log: FastifyBaseLogger, opts: { instanceName?: string; asTool?: boolean } = {}): Promise<Storage> {
   if (config.databaseUrl === null) return openSqliteStorage(config.dataDir);
-  return openPostgresStorage(config.databaseUrl, { log, applicationName: instanceName ? `agua ${instanceName}` : 'agua' });
+  return openPostgresStorage(config.databaseUrl, {
+    log,
+    applicationName: opts.asTool ? 'agua tool' : `agua ${opts.instanceName ?? ''}`.trim(),
+    exclusive: !opts.asTool,
+  });
 }

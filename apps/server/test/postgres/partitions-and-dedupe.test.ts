@@ -25,8 +25,9 @@ describe('PostgreSQL: partitions and deduplication', () => {
   beforeAll(async () => {
     const url = await createTestDatabase(dataDir);
     storage = await openPostgresStorage(url, { log });
-    // A second instance: its own pool, partitions and writer on the same database.
-    other = await openPostgresStorage(url, { log });
+    // A second instance: its own pool, partitions and writer on the same database (as instances
+    // sharing one through Redis will be; not exclusive, or it would wait for the first).
+    other = await openPostgresStorage(url, { log, exclusive: false });
     await storage.pool.query(
       "INSERT INTO devices (id, name, location, type, config_json, created_at_ms, updated_at_ms) VALUES ('d1', 'D1', 'L', 'level_sensor', '{}', 0, 0)",
     );

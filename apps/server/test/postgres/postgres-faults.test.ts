@@ -1,15 +1,18 @@
 // SCALE.md on PostgreSQL, against a cluster of the test's own: a start that waits for the
 // database, a clear stop when it cannot be used, and a restart under load — no 202 while it is
 // away, nothing acknowledged lost or stored twice, ingest resuming by itself.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
+import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { LEVEL_1, levelMsg, sleep } from '../helpers/protocol';
 import { demoKey, tempDataDir } from '../helpers/server';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
+const run = promisify(execFile);
 
 function post(url: string, seq: number): Promise<number> {
   return fetch(`${url}/api/v1/telemetry`, {
@@ -138,4 +141,46 @@ describe('PostgreSQL goes away and comes back', () => {
       await client.end();
     }
   }, 90_000);
+});
+
+describe('one instance per PostgreSQL database (until instances share it through Redis)', () => {
+  const children: Child[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await killAll(children);
+    for (const d of dirs) {
+      fs.rmSync(d, { recursive: true, force: true });
+      await dropTestDatabase(d);
+    }
+  });
+
+  it('a second instance on the same database stops with a message; the first serves on; user:create still works beside it', async () => {
+    const dir = tempDataDir();
+    dirs.push(dir);
+    const url = await createTestDatabase(dir);
+    const [dirA, dirB] = [tempDataDir(), tempDataDir()];
+    dirs.push(dirA, dirB);
+    const first = await spawnServer(dirA, { DATABASE_URL: url });
+    children.push(first);
+    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, PORT: '0', MQTT_PORT: '0', DATA_DIR: dirB, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(out).toContain('Another instance already serves the database at DATABASE_URL');
+    expect(out).toContain('REDIS_URL');
+    expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
+
+    // A tool is not an instance: it borrows the database beside the running server.
+    const created = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/user-create.ts', '--username', 'otra', '--name', 'Otra', '--email', 'otra@test.example', '--role', 'viewer'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: url, AGUA_PASSWORD: 'clave-segura-123' },
+    });
+    expect(created.stdout).toContain('creado');
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../schema';
 import * as p001 from './migrations/001-baseline';
 import { ReadingPartitions } from './reading-partitions';
+import { SingleInstanceLock } from './single-instance';
 
 /** PostgreSQL's own migrations (SQLite's history before this baseline never reaches PostgreSQL). */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,9 @@ const MIN_SERVER_VERSION = 150000;
 
 /** How long a start waits for PostgreSQL to answer before it gives up (SCALE.md). */
 export const START_WAIT_MS = 60_000;
+
+/** How long a start waits for another instance to let go of the database (a restart's old connection goes within moments). */
+const INSTANCE_WAIT_MS = 10_000;
 
 /** PostgreSQL could not be reached, or is not one the server can use; the message names DATABASE_URL. */
 export class DatabaseUnreachableError extends Error {}
@@ -49,11 +53,21 @@ export function describeDatabase(url: string): string {
 }
 
 /**
- * Opens the pool on DATABASE_URL, waiting up to START_WAIT_MS for PostgreSQL to answer, applies
+ * Opens the pool on DATABASE_URL, waiting up to START_WAIT_MS for PostgreSQL to answer, takes the
+ * database for this instance alone (SingleInstanceLock), applies
  * pending migrations (several instances may start at once: Kysely's migrator holds a PostgreSQL
  * advisory lock for it) and makes the readings' partitions of the days ahead.
  */
-export async function openPostgresStorage(url: string, opts: { log: FastifyBaseLogger; applicationName?: string; waitMs?: number }): Promise<PostgresStorage> {
+export async function openPostgresStorage(
+  url: string,
+  opts: {
+    log: FastifyBaseLogger;
+    applicationName?: string;
+    waitMs?: number;
+    /** False for what is not a serving instance (a command-line tool) and never holds the database alone. */
+    exclusive?: boolean;
+  },
+): Promise<PostgresStorage> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -64,8 +78,10 @@ export async function openPostgresStorage(url: string, opts: { log: FastifyBaseL
   // An idle client's connection can break (a restart of PostgreSQL); the pool replaces it. Without
   // a listener that error would end the process.
   pool.on('error', (err) => opts.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'an idle PostgreSQL connection failed'));
+  const instanceLock = opts.exclusive === false ? null : new SingleInstanceLock(url, opts.log, describeDatabase(url));
   try {
     await waitForServer(pool, url, opts.log, opts.waitMs ?? START_WAIT_MS);
+    await instanceLock?.acquire(INSTANCE_WAIT_MS);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
     const { error } = await migrator.migrateToLatest();
@@ -80,9 +96,13 @@ export async function openPostgresStorage(url: string, opts: { log: FastifyBaseL
       ping: async () => {
         await pool.query('SELECT 1');
       },
-      close: () => db.destroy(),
+      close: async () => {
+        await db.destroy();
+        await instanceLock?.release();
+      },
     };
   } catch (err) {
+    await instanceLock?.release();
     await pool.end().catch(() => undefined);
     throw err;
   }
