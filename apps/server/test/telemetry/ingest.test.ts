@@ -289,6 +289,12 @@ describe('telemetry ingest', () => {
     it('odd strings: a 200 KB deviceId, control characters, lone surrogates → 4xx; health 200', async () => {
       expect((await postTelemetry(s, levelMsg('x'.repeat(200_000), 1), { key: 'demo-key-esp32_nivel_01' })).status).toBe(403);
       expect((await postTelemetry(s, levelMsg(LEVEL_1, 1, { boot: '\u0000\ud800' }))).status).toBe(202);
+      // The boot is opaque: a NUL in it still dedupes (PostgreSQL's text cannot hold NUL as such),
+      // and two boots that differ only in how a NUL and a backslash sit are two boots.
+      const withSeq = levelMsg(LEVEL_1, 1, { boot: 'a\u0000\\0', seq: 7 });
+      expect(await (await postTelemetry(s, withSeq)).json()).toMatchObject({ accepted: 1, duplicates: 0 });
+      expect(await (await postTelemetry(s, withSeq)).json()).toMatchObject({ accepted: 0, duplicates: 1 });
+      expect(await (await postTelemetry(s, levelMsg(LEVEL_1, 1, { boot: 'a\\0\u0000', seq: 7 }))).json()).toMatchObject({ accepted: 1, duplicates: 0 });
       expect((await postTelemetry(s, gateMsg(GATE_1, '\u0000abierta'))).status).toBe(422);
       expect((await postTelemetry(s, null, { raw: '\u0000\u0001' })).status).toBe(400);
       expect(await health()).toBe(200);

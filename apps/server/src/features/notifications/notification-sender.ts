@@ -66,6 +66,7 @@ export class NotificationSender {
   private settleTimer: NodeJS.Timeout | undefined;
   private settling: Promise<void> = Promise.resolve();
   private stopped = true;
+  private pollRun: Promise<void> | null = null;
 
   constructor(
     private readonly repo: NotificationsRepository,
@@ -87,6 +88,8 @@ export class NotificationSender {
     clearInterval(this.timer);
     clearTimeout(this.kickTimer);
     this.kickTimer = undefined;
+    // A look under way finishes before the storage it reads can close.
+    await this.pollRun;
     await this.settleNow();
   }
 
@@ -109,10 +112,11 @@ export class NotificationSender {
       return;
     }
     this.polling = true;
-    void this.poll()
+    this.pollRun = this.poll()
       .catch((err: unknown) => this.log.error({ err }, 'reading the notification outbox failed'))
       .finally(() => {
         this.polling = false;
+        this.pollRun = null;
         if (this.again) {
           this.again = false;
           this.kick();

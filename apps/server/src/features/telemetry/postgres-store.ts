@@ -11,6 +11,9 @@ import type { ReadingToStore } from './readings.writer';
 import type { StoreWriter } from './store-writer';
 
 const DAY_MS = 24 * 3600 * 1000;
+/** deadlock_detected, serialization_failure: nothing was written, the same write may simply be made again. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const WRITE_ATTEMPTS = 3;
 
 /**
  * The ingest side's writes on PostgreSQL (the counterpart of the SQLite writer thread; the pool's
@@ -38,9 +41,11 @@ export class PostgresStore implements StoreWriter {
   ) {}
 
   async write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
+    // Without alarm changes the readings' one statement is its own transaction: one round trip.
+    if (changes.length === 0) return this.statement(() => this.readings.write(this.pool, items), () => this.partitionsFor(items));
     return this.transaction(async (client) => {
       const fresh = await this.readings.write(client, items);
-      if (changes.length > 0) await this.alarms.writeAll(client, changes);
+      await this.alarms.writeAll(client, changes);
       return fresh;
     }, () => this.partitionsFor(items));
   }
@@ -86,27 +91,46 @@ export class PostgresStore implements StoreWriter {
     for (const day of days) await this.partitions.ensure(day);
   }
 
+  /** A transaction on a client of the pool, answered after COMMIT. */
   private transaction<T>(work: (client: pg.ClientBase) => Promise<T>, before?: () => Promise<void>): Promise<T> {
+    return this.statement(async () => {
+      const client = await this.pool.connect();
+      let result: T;
+      try {
+        await client.query('BEGIN');
+        result = await work(client);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        // A client whose connection failed must not go back to the pool.
+        client.release(isConnectionFault(err) ? (err as Error) : undefined);
+        throw err;
+      }
+      client.release();
+      return result;
+    }, before);
+  }
+
+  /**
+   * Runs a write (one statement, or a whole transaction) and tells the storage health. A deadlock
+   * or serialization failure rolled everything back, so the write is simply made again (two
+   * transactions that lock the same devices in another order: a retention run, a lastSeen flush).
+   */
+  private statement<T>(write: () => Promise<T>, before?: () => Promise<void>): Promise<T> {
     return this.track(
       (async () => {
         if (this.closed) throw new StorageUnavailableError('the store is closed');
         try {
           await before?.();
-          const client = await this.pool.connect();
-          let result: T;
-          try {
-            await client.query('BEGIN');
-            result = await work(client);
-            await client.query('COMMIT');
-          } catch (err) {
-            await client.query('ROLLBACK').catch(() => undefined);
-            // A client whose connection failed must not go back to the pool.
-            client.release(isConnectionFault(err) ? (err as Error) : undefined);
-            throw err;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              const result = await write();
+              this.health?.succeeded();
+              return result;
+            } catch (err) {
+              if (attempt >= WRITE_ATTEMPTS || !RETRYABLE.has((err as { code?: string }).code ?? '')) throw err;
+            }
           }
-          client.release();
-          this.health?.succeeded();
-          return result;
         } catch (err) {
           if (this.health?.failed(err) === null) this.log.error({ err }, 'a PostgreSQL write failed');
           throw err;

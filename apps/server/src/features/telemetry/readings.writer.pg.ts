@@ -1,29 +1,96 @@
 import type pg from 'pg';
 import { DUPLICATE_WINDOW_MS } from '@agua/shared';
-import { PgCurrentReadingStore } from '../devices/current-reading.store.pg';
-import { newestPerDevice, type ReadingToStore } from './readings.writer';
+import { updateCurrentReadings } from '../devices/current-reading.store.pg';
+import type { ReadingToStore } from './readings.writer';
 
 const seqKey = (deviceId: string, boot: string, seq: number) => `${deviceId}\u0000${boot}\u0000${seq}`;
+
+/**
+ * A boot as PostgreSQL can keep it: text there cannot hold U+0000, which the protocol does not
+ * forbid in this opaque field. Backslashes are escaped first, so the mapping stays one-to-one.
+ */
+const storableBoot = (boot: string) => (boot.includes('\u0000') || boot.includes('\\') ? boot.replace(/\\/g, '\\\\').replaceAll('\u0000', '\\0') : boot);
 
 /** Seqs deleted per statement when their window has passed: short locks, ingest goes on between. */
 const PRUNE_CHUNK = 10_000;
 
 /**
- * The ingest hot path on PostgreSQL, inside the caller's transaction: readings as one multi-row
- * INSERT over arrays (one statement, whatever the batch), deduplication by the primary key of
- * `telemetry_seqs` — which holds across instances: a resend that reaches another instance meets
- * the same row, and an instance inserting the same seq at the same moment waits for the first
- * one's commit — and the devices' current reading. Returns, for each reading, whether it was new.
+ * A whole group commit as one statement (one round trip; without alarm changes it is its own
+ * transaction): the seqs are claimed by the primary key of `telemetry_seqs`, the readings whose
+ * seq was new (or that have none) are inserted in the batch's order, and each device's newest
+ * one (the later in the batch winning a tie, as `isNewerReading` says) goes to the devices
+ * feature's current-reading update. Returns the positions of the new readings.
+ */
+const WRITE = `
+WITH u AS (
+  SELECT * FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::bool[], $10::bigint[])
+    WITH ORDINALITY AS u(device_id, ts_ms, value_num, value_text, status, received_ms, seq, boot, claims, heard, i)
+),
+claimed AS (
+  INSERT INTO telemetry_seqs AS t (device_id, boot, seq, received_ms)
+  SELECT device_id, boot, seq, received_ms FROM u WHERE claims
+  ORDER BY device_id, boot, seq
+  ON CONFLICT (device_id, boot, seq) DO UPDATE SET received_ms = EXCLUDED.received_ms
+    WHERE t.received_ms < EXCLUDED.received_ms - $11::bigint
+  RETURNING t.device_id, t.boot, t.seq
+),
+fresh AS (
+  SELECT u.* FROM u WHERE u.seq IS NULL
+  UNION ALL
+  SELECT u.* FROM u JOIN claimed c ON c.device_id = u.device_id AND c.boot = u.boot AND c.seq = u.seq WHERE u.claims
+),
+inserted AS (
+  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
+  SELECT device_id, ts_ms, value_num, value_text, status, received_ms FROM fresh ORDER BY i
+),
+newest AS (
+  SELECT DISTINCT ON (device_id) device_id, ts_ms, value_num, value_text, status, heard
+  FROM fresh ORDER BY device_id, ts_ms DESC, i DESC
+),
+moved AS (
+  ${updateCurrentReadings('newest')}
+)
+SELECT i FROM fresh`;
+
+/**
+ * The ingest hot path on PostgreSQL. Deduplication lives in the primary key of `telemetry_seqs`
+ * rather than in memory (ADR 012), so it holds across instances: a resend that reaches another
+ * instance meets the same row, and an instance inserting the same seq at the same moment waits for
+ * the first one's commit.
  */
 export class PgReadingsWriter {
-  private readonly currentReadings = new PgCurrentReadingStore();
-
   constructor(private readonly windowMs = DUPLICATE_WINDOW_MS) {}
 
-  async write(client: pg.ClientBase, items: ReadingToStore[]): Promise<boolean[]> {
-    const fresh = await this.claimSeqs(client, items);
-    await this.insertReadings(client, items.filter((_, i) => fresh[i]));
-    await this.currentReadings.write(client, newestPerDevice(items, fresh));
+  /** On a client inside a transaction, or on the pool (the statement is then its own transaction). */
+  async write(db: pg.Pool | pg.ClientBase, items: ReadingToStore[]): Promise<boolean[]> {
+    // Only a seq's first copy in the batch is claimed: a second copy is a duplicate whatever the table says.
+    const seen = new Set<string>();
+    const claims = items.map((r) => {
+      if (r.seq === null) return false;
+      const key = seqKey(r.deviceId, r.boot, r.seq);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const { rows } = await db.query<{ i: number }>({
+      name: 'agua.readings.write',
+      text: WRITE,
+      values: [
+        items.map((r) => r.deviceId),
+        items.map((r) => r.tsMs),
+        items.map((r) => r.valueNum),
+        items.map((r) => r.valueText),
+        items.map((r) => r.status),
+        items.map((r) => r.receivedMs),
+        items.map((r) => r.seq),
+        items.map((r) => (r.seq === null ? null : storableBoot(r.boot))),
+        claims,
+        items.map((r) => (r.fromDevice ? r.receivedMs : null)),
+        this.windowMs,
+      ],
+    });
+    const fresh = new Array<boolean>(items.length).fill(false);
+    for (const { i } of rows) fresh[i - 1] = true;
     return fresh;
   }
 
@@ -43,53 +110,5 @@ export class PgReadingsWriter {
   /** Forgets a device's seqs (its history was purged). */
   async forgetDevice(pool: pg.Pool, deviceId: string): Promise<void> {
     await pool.query('DELETE FROM telemetry_seqs WHERE device_id = $1', [deviceId]);
-  }
-
-  /**
-   * Which readings are new: a reading without seq always is; one with a seq is new unless its
-   * (device, boot, seq) was seen within the window — earlier in this batch, or stored by any
-   * instance. A seq stored longer ago than the window counts as new again, and its time moves on.
-   */
-  private async claimSeqs(client: pg.ClientBase, items: ReadingToStore[]): Promise<boolean[]> {
-    const fresh = items.map((r) => r.seq === null);
-    const firstOf = new Map<string, number>();
-    items.forEach((r, i) => {
-      if (r.seq === null) return;
-      const key = seqKey(r.deviceId, r.boot, r.seq);
-      if (!firstOf.has(key)) firstOf.set(key, i);
-    });
-    if (firstOf.size === 0) return fresh;
-    const claimed = [...firstOf.values()].map((i) => items[i]!);
-    const { rows } = await client.query<{ device_id: string; boot: string; seq: number }>({
-      name: 'agua.readings.claim-seqs',
-      // Sorted by key, so that two instances' transactions take the rows' locks in the same order.
-      text: `INSERT INTO telemetry_seqs AS t (device_id, boot, seq, received_ms)
-             SELECT device_id, boot, seq, received_ms
-             FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[]) AS u(device_id, boot, seq, received_ms)
-             ORDER BY device_id, boot, seq
-             ON CONFLICT (device_id, boot, seq) DO UPDATE SET received_ms = EXCLUDED.received_ms
-               WHERE t.received_ms < EXCLUDED.received_ms - $5::bigint
-             RETURNING t.device_id, t.boot, t.seq`,
-      values: [claimed.map((r) => r.deviceId), claimed.map((r) => r.boot), claimed.map((r) => r.seq), claimed.map((r) => r.receivedMs), this.windowMs],
-    });
-    for (const r of rows) fresh[firstOf.get(seqKey(r.device_id, r.boot, r.seq))!] = true;
-    return fresh;
-  }
-
-  private async insertReadings(client: pg.ClientBase, rows: ReadingToStore[]): Promise<void> {
-    if (rows.length === 0) return;
-    await client.query({
-      name: 'agua.readings.insert',
-      text: `INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
-             SELECT * FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::text[], $5::text[], $6::bigint[])`,
-      values: [
-        rows.map((r) => r.deviceId),
-        rows.map((r) => r.tsMs),
-        rows.map((r) => r.valueNum),
-        rows.map((r) => r.valueText),
-        rows.map((r) => r.status),
-        rows.map((r) => r.receivedMs),
-      ],
-    });
   }
 }

@@ -84,7 +84,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       received_ms bigint NOT NULL,
       PRIMARY KEY (device_id, boot, seq)
     );
-    CREATE INDEX telemetry_seqs_received ON telemetry_seqs (received_ms);
+    -- Seqs arrive in time order: a BRIN index finds the expired ones at a fraction of a B-tree's cost per insert.
+    CREATE INDEX telemetry_seqs_received ON telemetry_seqs USING brin (received_ms);
 
     CREATE TABLE commands (
       id text PRIMARY KEY,
