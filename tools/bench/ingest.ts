@@ -19,6 +19,22 @@ import { MqttFleet, type MqttLoadResult } from './ingest/mqtt-load';
 import { RelaySubscriber, dynsecAvailable, mosquittoAvailable, mosquittoVersion, startDynsecMosquitto, startMosquitto } from './ingest/mosquitto';
 import { formatSummary, summarizeProfile } from './ingest/profile-summary';
 import { RawSqliteWriter } from './ingest/raw-sqlite';
+import {
+  type BenchDatabase,
+  COPY_COMMAND,
+  Composite,
+  DEFAULT_PG_ADMIN_URL,
+  PgCluster,
+  PgCopyWriter,
+  REAPED_CHILDREN,
+  countReadings,
+  createBenchDatabase,
+  describeServer,
+  describeUrl,
+  dropAllBenchDatabases,
+  pgCommitProbe,
+  walProbe,
+} from './ingest/postgres';
 import { openStorageProbe } from './ingest/storage-probe';
 import {
   type Measurable,
@@ -33,6 +49,7 @@ import {
   selfCpuSeconds,
   startAguaServer,
   startCeilingServer,
+  stopAllChildren,
 } from './ingest/server-process';
 import { fmtInt, fmtMs, fmtPct, fmtRatio, median, sleep, table } from './ingest/stats';
 import { FsyncCounter, diskSyncLatencyMs, perfAvailable, sqliteCommitProbe } from './ingest/syscall-counter';
@@ -63,6 +80,8 @@ const { values: argv } = parseArgs({
     'quiet-wait': { type: 'string', default: '10' },
     json: { type: 'string' },
     'server-dir': { type: 'string' },
+    database: { type: 'string', default: 'sqlite' },
+    'pg-admin-url': { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
@@ -91,7 +110,14 @@ if (argv.help) {
                       < 0.25 core (the machine is shared); runs measured anyway are flagged
   --json FILE         also write every run's numbers to FILE
   --server-dir DIR    run the server from another checkout of the project (with its node_modules),
-                      e.g. an older commit extracted with git archive, to compare versions`);
+                      e.g. an older commit extracted with git archive, to compare versions
+  --database ENGINE   sqlite (default: a fresh SQLite file per server) or postgres: each server on a
+                      fresh database of its own (CREATE DATABASE agua_bench_<random>, DATABASE_URL,
+                      dropped when that server is done); scenarios http1, http1-limited, batch, mqtt,
+                      live, ceiling; the batch figure's ceiling is then psql \\copy of the same rows
+                      into the same readings table (pg-copy), run after each batch run
+  --pg-admin-url URL  superuser connection that creates and drops the databases
+                      (default ${DEFAULT_PG_ADMIN_URL})`);
   process.exit(0);
 }
 
@@ -116,8 +142,33 @@ const LIVE_POST_CONNECTIONS = 256;
 const LIMITED_DEVICES = Number(argv['limited-devices']);
 const ALL = ['storage', 'ceiling', 'http1', 'http1-limited', 'batch', 'mqtt', 'mqtt-external', 'live'] as const;
 type Scenario = (typeof ALL)[number];
+if (argv.database !== 'sqlite' && argv.database !== 'postgres') {
+  console.error(`--database: "${argv.database}" is neither sqlite nor postgres`);
+  process.exit(2);
+}
+/** The server runs on PostgreSQL (DATABASE_URL), one fresh database per server. */
+const PG = argv.database === 'postgres';
+const PG_ADMIN_URL = argv['pg-admin-url'] ?? DEFAULT_PG_ADMIN_URL;
+/** Scenarios that have no meaning on PostgreSQL, and why. */
+const NOT_ON_PG: Partial<Record<Scenario, string>> = {
+  storage: 'it drives the server\'s SQLite writer on a SQLite file in this process; on PostgreSQL the batch figure\'s pg-copy ceiling is the storage-alone figure',
+  'mqtt-external': 'not ported: it polls the SQLite file for the stored count while the broker holds the messages',
+};
 const only = new Set((argv.only ?? ALL.join(',')).split(',').map((s) => s.trim()));
 for (const s of only) if (!(ALL as readonly string[]).includes(s)) throw new Error(`--only: unknown scenario "${s}" (${ALL.join(', ')})`);
+/** Scenarios left out on PostgreSQL (printed in the header); named in --only, they are refused. */
+const skippedOnPg: string[] = [];
+if (PG) {
+  for (const [s, why] of Object.entries(NOT_ON_PG)) {
+    if (!only.has(s)) continue;
+    if (argv.only !== undefined) {
+      console.error(`--database postgres: scenario "${s}" is not available on PostgreSQL: ${why}`);
+      process.exit(2);
+    }
+    only.delete(s);
+    skippedOnPg.push(`${s} (${why})`);
+  }
+}
 const want = (s: Scenario) => only.has(s);
 const QUIET_WAIT_S = Number(argv['quiet-wait']);
 /** The targets (issue text): throughput as a share of a ceiling measured alongside, and latencies. */
@@ -130,6 +181,9 @@ const TARGET = {
   liveP99Ms: 50,
   liveRate: 10_000,
   liveSockets: 1_000,
+  /** SCALE.md, on PostgreSQL: batches ≥ 0.5× COPY of the same rows, single readings ≥ 10,000/s. */
+  batchVsPgCopy: 0.5,
+  http1PgRate: 10_000,
 } as const;
 const NCPU = os.cpus().length;
 const USE_PERF = !argv['no-perf'] && perfAvailable();
@@ -191,9 +245,13 @@ async function waitForQuiet(subject: Measurable): Promise<void> {
 async function measured<T>(subject: Measurable, profileKey: string, fn: () => Promise<T>): Promise<{ result: T; extra: Metrics }> {
   if (QUIET_WAIT_S > 0) await waitForQuiet(subject);
   const counter = USE_PERF ? new FsyncCounter() : null;
-  counter?.start(subject.pid);
+  counter?.start(subject.pids?.() ?? [subject.pid]);
   if (counter) await new Promise((r) => setTimeout(r, 150)); // let perf attach
+  const load1 = loadAverage()[0]!;
+  await subject.probe?.begin();
   const benchCpuSeconds = () => (subject === SELF ? 0 : selfCpuSeconds());
+  const parts = Object.entries(subject.parts ?? {});
+  const parts0 = parts.map(([, p]) => cpuSecondsOf(p));
   const cpu0 = cpuSecondsOf(subject);
   const sys0 = subject.cpuTimes().system;
   const wb0 = subject.writeBytes();
@@ -206,22 +264,48 @@ async function measured<T>(subject: Measurable, profileKey: string, fn: () => Pr
   const wall = (performance.now() - t0) / 1000;
   const serverCpu = (cpuSecondsOf(subject) - cpu0) / wall;
   const serverSys = (subject.cpuTimes().system - sys0) / wall;
-  const diskBytesPerS = (subject.writeBytes() - wb0) / wall;
   const benchCpu = (benchCpuSeconds() - self0) / wall;
   const m1 = machineCpuTicks();
   const machineCpu = (m1.busy - m0.busy) / (m1.total - m0.total);
   const otherCores = Math.max(0, machineCpu * NCPU - serverCpu - benchCpu);
+  const partsCpu: Metrics = {};
+  parts.forEach(([name, p], i) => (partsCpu[`cpu ${name}`] = (cpuSecondsOf(p) - parts0[i]!) / wall));
+  const probed = (await subject.probe?.end(wall)) ?? {};
+  // On PostgreSQL what reaches the disk is its WAL (and, later, checkpoints): count the WAL.
+  const diskBytesPerS = probed.walBytesPerS ?? (subject.writeBytes() - wb0) / wall;
   const fsyncs = counter ? await counter.stop() : NaN;
   const windows = profileWindows.get(profileKey) ?? [];
   windows.push([w0, w1]);
   profileWindows.set(profileKey, windows);
-  return { result, extra: { serverCpu, serverSysShare: serverSys / serverCpu, benchCpu, machineCpu, otherCores, diskBytesPerS, fsyncsPerS: fsyncs / wall } };
+  return {
+    result,
+    extra: { serverCpu, serverSysShare: serverSys / serverCpu, benchCpu, machineCpu, otherCores, diskBytesPerS, fsyncsPerS: fsyncs / wall, load1, ...partsCpu, ...probed },
+  };
+}
+
+/** /proc/loadavg: the 1, 5 and 15 minute load averages. */
+function loadAverage(): number[] {
+  try {
+    return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+  } catch {
+    return [NaN, NaN, NaN];
+  }
+}
+
+function loadText(): string {
+  return `load average ${loadAverage().map((l) => l.toFixed(2)).join(' ')} (1/5/15 min, ${NCPU} cores)`;
+}
+
+/** " (node 80%, postgres 60%)": each part of a composite subject. */
+function partsText(extra: Metrics): string {
+  const parts = Object.keys(extra).filter((k) => k.startsWith('cpu '));
+  return parts.length > 0 ? ` (${parts.map((k) => `${k.slice(4)} ${fmtPct(extra[k]!)}`).join(', ')})` : '';
 }
 
 function cpuText(extra: Metrics): string {
   const others = extra.otherCores!;
   return (
-    `CPU server ${fmtPct(extra.serverCpu!)} (${fmtPct(extra.serverSysShare!)} of it in the kernel), bench ${fmtPct(extra.benchCpu!)}, others ${others.toFixed(2)} cores` +
+    `CPU server ${fmtPct(extra.serverCpu!)}${partsText(extra)} (${fmtPct(extra.serverSysShare!)} of it in the kernel), bench ${fmtPct(extra.benchCpu!)}, others ${others.toFixed(2)} cores` +
     (others >= QUIET_CORES ? ' [CONTENDED]' : '')
   );
 }
@@ -256,6 +340,11 @@ function say(line: string): void {
 // ---------------------------------------------------------------------------------------------
 // Verification: after the server stopped, the readings table must hold what was acknowledged.
 
+/** Readings of the devices `<prefix>_…` the server stored: in its SQLite file, or its PostgreSQL database. */
+async function storedReadingsOf(srv: RunningServer, prefix: string): Promise<number> {
+  return srv.database ? countReadings(srv.database.url, prefix) : storedReadings(srv.dataDir!, prefix);
+}
+
 function storedReadings(dataDir: string, prefix: string): number {
   const db = new Database(path.join(dataDir, 'agua.db'), { readonly: true, fileMustExist: true });
   try {
@@ -277,7 +366,7 @@ async function stopAndCheck(
   if (code !== 0) notes.push(`${scenario}: server exited with code ${code}; log tail:\n${srv.child.log().slice(-2000)}`);
   const warnings = srv.child.log().trim();
   if (warnings) notes.push(`${scenario}: server printed:\n${warnings.slice(-1500)}`);
-  const stored = storedReadings(srv.dataDir!, prefix);
+  const stored = await storedReadingsOf(srv, prefix);
   const ok = stored >= acknowledged && stored - acknowledged <= maxUnacknowledged;
   const detail =
     maxUnacknowledged === 0
@@ -320,17 +409,23 @@ interface Bound {
 }
 interface Ceiling {
   key: string;
-  warmUp(): Promise<unknown>;
+  /**
+   * Measured right after each run of its figure instead of before, given the readings that run
+   * stored (`rows`), so that it handles the same number of rows (pg-copy).
+   */
+  after?: boolean;
+  warmUp(rows?: number): Promise<unknown>;
   /** One measured run, printed and recorded. */
-  measure(i: number): Promise<Bound>;
+  measure(i: number, rows?: number): Promise<Bound>;
   close(): Promise<void>;
 }
 
 const RAW_SQLITE = `raw-sqlite-${BATCH}`;
+const PG_COPY = 'pg-copy';
 
 async function measureCeilings(ceilings: Ceiling[], i: number): Promise<Map<string, Bound>> {
   const bounds = new Map<string, Bound>();
-  for (const c of ceilings) bounds.set(c.key, await c.measure(i));
+  for (const c of ceilings) if (!c.after) bounds.set(c.key, await c.measure(i));
   return bounds;
 }
 
@@ -399,6 +494,59 @@ function rawSqliteCeiling(): Ceiling {
   };
 }
 
+/** The processes of a server on PostgreSQL: the server child and the PostgreSQL cluster (with its WAL). */
+function subjectOf(srv: RunningServer): Measurable {
+  if (!srv.database || !pgCluster) return srv.child;
+  return new Composite({ node: srv.child, postgres: pgCluster }, walProbe(PG_ADMIN_URL));
+}
+/** PostgreSQL's postmaster and its children (set in main on --database postgres). */
+let pgCluster: PgCluster | null = null;
+/** Probes opened by subjectOf, closed at the end. */
+const openProbes = new Set<Measurable>();
+
+/**
+ * The ceiling of the batch figure on PostgreSQL: psql \copy of the rows the batch load sends
+ * into the same readings table of the batch server's database (which idles meanwhile), as many
+ * rows as the batch run just before stored (standalone: --duration × 100,000), from as many
+ * devices (`pgcopy_ceil_NNN`, ids as long as the figure's, kept apart from its count). Rows/s
+ * over psql's whole run (start, connection, COPY, commit, exit); the stream is made beforehand.
+ */
+function pgCopyCeiling(srv: RunningServer): Ceiling {
+  const writer = new PgCopyWriter(srv.database!.url, fakeDevices('pgcopy_ceil', CONNECTIONS), BATCH);
+  const subject = new Composite({ ...(pgCluster ? { postgres: pgCluster } : {}), psql: REAPED_CHILDREN }, walProbe(PG_ADMIN_URL));
+  openProbes.add(subject);
+  const rowsOf = (rows: number | undefined) => (rows && rows > 0 ? rows : Math.round(DURATION_S * 100_000));
+  return {
+    key: PG_COPY,
+    after: true,
+    warmUp: async (rows) => {
+      const n = rowsOf(rows);
+      return writer.copy(writer.rows(n), n);
+    },
+    async measure(i, rows) {
+      const n = rowsOf(rows);
+      const data = writer.rows(n);
+      const { result: r, extra } = await measured(subject, PG_COPY, () => writer.copy(data, n));
+      say(
+        `  ${PG_COPY} run ${i + 1}: ${fmtInt(r.rowsPerS)} readings/s (${fmtInt(r.rows)} rows, ${fmtInt(data.length / 1024)} KiB of COPY text, in ${r.seconds.toFixed(2)} s), ` +
+          `${cpuText(extra)}, WAL ${fmtInt(extra.diskBytesPerS! / r.rowsPerS)} B/reading`,
+      );
+      record(PG_COPY, {
+        readingsPerS: r.rowsPerS,
+        p50: NaN,
+        p99: NaN,
+        rows: r.rows,
+        seconds: r.seconds,
+        cpuUs: (extra.serverCpu! / r.rowsPerS) * 1e6,
+        diskBytes: extra.diskBytesPerS! / r.rowsPerS,
+        ...extra,
+      });
+      return { rate: r.rowsPerS, p99: NaN };
+    },
+    close: async () => undefined,
+  };
+}
+
 /** A broker without storage, loaded exactly like the MQTT figure: bare Aedes, or Mosquitto. */
 function mqttCeiling(key: string, profileKey: string, subject: Measurable, fleet: MqttFleet, relay?: RelaySubscriber): Ceiling {
   let published = 0;
@@ -461,7 +609,7 @@ function httpLine(label: string, i: number, r: HttpLoadResult, extra: Metrics, b
     (batch > 1 ? ` = ${fmtInt(r.readingsPerS)} readings/s` : '') +
     `, p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, ${cpuText(extra)}` +
     (Number.isFinite(extra.fsyncsPerS) ? `, ${fmtInt(extra.fsyncsPerS!)} fsync/s` : '') +
-    (extra.diskBytesPerS! > 0 ? `, disk ${fmtInt(extra.diskBytesPerS! / 1024)} KiB/s = ${fmtInt(extra.diskBytesPerS! / r.readingsPerS)} B/reading` : '') +
+    (extra.diskBytesPerS! > 0 ? `, ${extra.walBytesPerS === undefined ? 'disk' : 'WAL'} ${fmtInt(extra.diskBytesPerS! / 1024)} KiB/s = ${fmtInt(extra.diskBytesPerS! / r.readingsPerS)} B/reading` : '') +
     (bad > 0 ? `, NOT 2xx: ${JSON.stringify(r.statusCodes)} errors ${r.errors} timeouts ${r.timeouts}` : '')
   );
 }
@@ -496,15 +644,19 @@ async function httpFigure(
 ): Promise<{ acknowledged: number; invocations: number }> {
   const base = { baseUrl: srv.httpUrl, connections: CONNECTIONS, batchSize: batch, devices, rotateDevices: opts.rotateDevices ?? false };
   const ceilings = opts.ceilings ?? [];
+  const subject = subjectOf(srv);
+  openProbes.add(subject);
   let acknowledged = 0;
-  for (const c of ceilings) await c.warmUp();
+  for (const c of ceilings) if (!c.after) await c.warmUp();
   const warm = await runHttpLoad({ ...base, durationS: WARMUP_S });
   acknowledged += warm.acceptedSum;
+  for (const c of ceilings) if (c.after) await c.warmUp(warm.acceptedSum);
   for (let i = 0; i < RUNS; i++) {
     const bounds = await measureCeilings(ceilings, i);
-    const { result: r, extra } = await measured(srv.child, profileKey, () => runHttpLoad({ ...base, durationS: DURATION_S }));
+    const { result: r, extra } = await measured(subject, profileKey, () => runHttpLoad({ ...base, durationS: DURATION_S }));
     acknowledged += r.acceptedSum;
     say(httpLine(key, i, r, extra, batch));
+    for (const c of ceilings) if (c.after) bounds.set(c.key, await c.measure(i, r.acceptedSum));
     recordHttp(key, r, extra, versus(r.readingsPerS, r.p99, bounds));
   }
   return { acknowledged, invocations: RUNS + 1 };
@@ -538,9 +690,24 @@ async function storage(): Promise<void> {
 /** The ceiling server (bare Fastify, bare Aedes), kept running while the figures it bounds are measured. */
 let ceilingSrv: RunningServer | null = null;
 
+/**
+ * A server under test, on a fresh SQLite folder, or with --database postgres on a fresh database
+ * of its own (created here; disposeServer drops it).
+ */
+async function startServer(opts: { cpuProfDir?: string; env?: Record<string, string> }): Promise<RunningServer> {
+  let database: BenchDatabase | undefined;
+  if (PG) {
+    database = await createBenchDatabase(PG_ADMIN_URL);
+    say(`  database: ${describeUrl(database.url)} (fresh, DATABASE_URL; dropped when this server is done)`);
+  }
+  return startAguaServer({ ...opts, serverDir: SERVER_DIR, ...(database ? { database } : {}) });
+}
+
 /** `--only ceiling` without any figure: every ceiling measured on its own. */
 async function ceilings(): Promise<void> {
-  say(`\n[ceiling] bare Fastify 5 route (202 {}), bare Aedes broker, raw better-sqlite3, Mosquitto; same load generator settings as the figures`);
+  say(
+    `\n[ceiling] bare Fastify 5 route (202 {}), bare Aedes broker, ${PG ? 'psql \\copy into a server\'s readings table' : 'raw better-sqlite3'}, Mosquitto; same load generator settings as the figures`,
+  );
   const srv = await startCeilingServer({ cpuProfDir: profDirFor('ceiling') });
   try {
     await standalone(fastifyCeiling(srv, 1));
@@ -551,8 +718,18 @@ async function ceilings(): Promise<void> {
     await srv.child.stop();
     collectProfile(srv, 'ceiling');
   }
-  const raw = rawSqliteCeiling();
-  await standalone(raw).finally(() => raw.close());
+  if (PG) {
+    // The readings table of a server's database (its migrations make it), the server idling.
+    const server = await startServer({});
+    try {
+      await standalone(pgCopyCeiling(server));
+    } finally {
+      await disposeServer(server);
+    }
+  } else {
+    const raw = rawSqliteCeiling();
+    await standalone(raw).finally(() => raw.close());
+  }
   const mosquitto = await mosquittoCeiling();
   if (mosquitto) await standalone(mosquitto).finally(() => mosquitto.close());
 }
@@ -565,7 +742,7 @@ async function http1(limited: boolean): Promise<void> {
       ? `\n[${scenario}] HTTP single readings, ${CONNECTIONS} connections, DEVICE_RATE_LIMIT=50 (default), ${nDevices} devices round robin`
       : `\n[${scenario}] HTTP single readings, ${CONNECTIONS} connections, one device each, DEVICE_RATE_LIMIT=0`,
   );
-  const srv = await startAguaServer({ cpuProfDir: profDirFor(scenario), env: limited ? { DEVICE_RATE_LIMIT: '50' } : {}, serverDir: SERVER_DIR });
+  const srv = await startServer({ cpuProfDir: profDirFor(scenario), env: limited ? { DEVICE_RATE_LIMIT: '50' } : {} });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
     const devices = await registerDevices(srv.httpUrl, admin, 'bench_http', nDevices);
@@ -581,17 +758,19 @@ async function http1(limited: boolean): Promise<void> {
 
 async function batch(): Promise<void> {
   say(`\n[batch] HTTP batches of ${BATCH} readings, ${CONNECTIONS} connections, one device each, DEVICE_RATE_LIMIT=0`);
-  const srv = await startAguaServer({ cpuProfDir: profDirFor('batch'), serverDir: SERVER_DIR });
-  const raw = rawSqliteCeiling();
+  const srv = await startServer({ cpuProfDir: profDirFor('batch') });
+  // SQLite: raw better-sqlite3 before each run; PostgreSQL: psql \copy of as many rows after it.
+  const raw = PG ? null : rawSqliteCeiling();
   try {
+    if (PG) say(`  ${PG_COPY}: psql -c "${COPY_COMMAND}" into this server's database, after each batch run, as many rows as it stored`);
     const admin = await signIn(srv.httpUrl, ADMIN);
     const devices = await registerDevices(srv.httpUrl, admin, 'bench_batch', CONNECTIONS);
     const { acknowledged, invocations } = await httpFigure(srv, `batch-${BATCH}`, 'batch', devices, BATCH, {
-      ceilings: [fastifyCeiling(ceilingSrv!, BATCH), raw],
+      ceilings: [fastifyCeiling(ceilingSrv!, BATCH), raw ?? pgCopyCeiling(srv)],
     });
     await stopAndCheck(srv, 'batch', 'bench_batch', acknowledged, invocations * CONNECTIONS * BATCH);
   } finally {
-    await raw.close();
+    await raw?.close();
     await disposeServer(srv);
   }
 }
@@ -600,7 +779,7 @@ function mqttLine(key: string, i: number, r: MqttLoadResult, extra: Metrics): st
   return (
     `  ${key} run ${i + 1}: ${fmtInt(r.msgsPerS)} msg/s, PUBACK p50 ${fmtMs(r.p50)}, p99 ${fmtMs(r.p99)}, ${cpuText(extra)}` +
     (Number.isFinite(extra.fsyncsPerS) ? `, ${fmtInt(extra.fsyncsPerS!)} fsync/s` : '') +
-    (extra.diskBytesPerS! > 0 ? `, disk ${fmtInt(extra.diskBytesPerS! / 1024)} KiB/s = ${fmtInt(extra.diskBytesPerS! / r.msgsPerS)} B/reading` : '') +
+    (extra.diskBytesPerS! > 0 ? `, ${extra.walBytesPerS === undefined ? 'disk' : 'WAL'} ${fmtInt(extra.diskBytesPerS! / 1024)} KiB/s = ${fmtInt(extra.diskBytesPerS! / r.msgsPerS)} B/reading` : '') +
     (r.refusals + r.publishErrors > 0 ? `, REFUSED ${r.refusals}, publish errors ${r.publishErrors}` : '')
   );
 }
@@ -621,7 +800,7 @@ function recordMqtt(key: string, r: MqttLoadResult, extra: Metrics, more: Metric
 
 async function mqttScenario(): Promise<void> {
   say(`\n[mqtt] MQTT QoS 1, ${MQTT_CLIENTS} devices (mqtt.js), ${MQTT_WINDOW} messages in flight each, DEVICE_RATE_LIMIT=0`);
-  const srv = await startAguaServer({ cpuProfDir: profDirFor('mqtt'), serverDir: SERVER_DIR });
+  const srv = await startServer({ cpuProfDir: profDirFor('mqtt') });
   const bounds: Ceiling[] = [];
   try {
     const aedesFleet = await MqttFleet.connect(ceilingSrv!.mqttPort, fakeDevices('ceilmq', MQTT_CLIENTS), { authenticate: false });
@@ -631,13 +810,15 @@ async function mqttScenario(): Promise<void> {
     const admin = await signIn(srv.httpUrl, ADMIN);
     const devices = await registerDevices(srv.httpUrl, admin, 'bench_mqtt', MQTT_CLIENTS);
     const fleet = await MqttFleet.connect(srv.mqttPort, devices, { authenticate: true });
+    const subject = subjectOf(srv);
+    openProbes.add(subject);
     let acknowledged = 0;
     for (const c of bounds) await c.warmUp();
     const warm = await fleet.run(WARMUP_S, MQTT_WINDOW);
     acknowledged += warm.acked + warm.drained;
     for (let i = 0; i < RUNS; i++) {
       const b = await measureCeilings(bounds, i);
-      const { result: r, extra } = await measured(srv.child, 'mqtt', () => fleet.run(DURATION_S, MQTT_WINDOW));
+      const { result: r, extra } = await measured(subject, 'mqtt', () => fleet.run(DURATION_S, MQTT_WINDOW));
       acknowledged += r.acked + r.drained;
       say(mqttLine('mqtt', i, r, extra));
       recordMqtt('mqtt', r, extra, versus(r.msgsPerS, r.p99, b));
@@ -727,7 +908,7 @@ async function live(): Promise<void> {
       `${fmtInt(LIVE_SOCKETS)} live sockets (${fmtInt(LIVE_PROBES)} timing probes) in ${LIVE_RECEIVERS} receiver thread(s), DEVICE_RATE_LIMIT=0, MAX_CONNECTIONS_PER_ADDRESS=0`,
   );
   // The bench stands for many browsers and devices, but all connect from 127.0.0.1.
-  const srv = await startAguaServer({ cpuProfDir: profDirFor('live'), env: { MAX_CONNECTIONS_PER_ADDRESS: '0' }, serverDir: SERVER_DIR });
+  const srv = await startServer({ cpuProfDir: profDirFor('live'), env: { MAX_CONNECTIONS_PER_ADDRESS: '0' } });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
     const devices = await registerDevices(srv.httpUrl, admin, 'bench_live', LIVE_DEVICES);
@@ -742,11 +923,13 @@ async function live(): Promise<void> {
       senders: LIVE_SENDERS,
       postConnections: LIVE_POST_CONNECTIONS,
     });
+    const subject = subjectOf(srv);
+    openProbes.add(subject);
     let acknowledged = 0;
     const warm = await bench.run(WARMUP_S, LIVE_RATE);
     acknowledged += warm.ok;
     for (let i = 0; i < RUNS; i++) {
-      const { result: r, extra } = await measured(srv.child, 'live', () => bench.run(LIVE_DURATION_S, LIVE_RATE));
+      const { result: r, extra } = await measured(subject, 'live', () => bench.run(LIVE_DURATION_S, LIVE_RATE));
       acknowledged += r.ok;
       const deliveredShare = r.delivered / r.expected;
       say(
@@ -788,6 +971,39 @@ function mark(ok: boolean | null): string {
   return ok === null ? '' : ok ? 'PASS' : 'MISS';
 }
 
+/** On PostgreSQL: SCALE.md's two targets, and the CPU of the server child against PostgreSQL's. */
+function pgReport(): void {
+  const bk = `batch-${BATCH}`;
+  if ([bk, 'http1', 'http1-limited'].some((k) => figures.has(k))) say(`\nSCALE.md on PostgreSQL (medians of ${RUNS} runs):`);
+  if (figures.has(bk)) {
+    const ratio = med(bk, `vs ${PG_COPY}`);
+    say(
+      `  batch of ${BATCH}: ${fmtInt(med(bk, 'readingsPerS'))} readings/s vs psql COPY of the same rows ${fmtInt(med(PG_COPY, 'readingsPerS'))} readings/s = ${fmtRatio(ratio)} ` +
+        `(median of the run-by-run ratios; target ≥ ${TARGET.batchVsPgCopy}×): ${mark(Number.isFinite(ratio) ? ratio >= TARGET.batchVsPgCopy : null) || 'no verdict'}`,
+    );
+  }
+  for (const key of ['http1', 'http1-limited']) {
+    if (!figures.has(key)) continue;
+    const rate = med(key, 'readingsPerS');
+    say(`  ${key}: ${fmtInt(rate)} readings/s, p99 ${fmtMs(med(key, 'p99'))} (target ≥ ${fmtInt(TARGET.http1PgRate)}/s): ${mark(Number.isFinite(rate) ? rate >= TARGET.http1PgRate : null) || 'no verdict'}`);
+  }
+  const rows: string[][] = [];
+  for (const key of ['http1', 'http1-limited', bk, 'mqtt', 'live', PG_COPY]) {
+    const f = figures.get(key);
+    if (!f) continue;
+    const rate = med(key, key === 'mqtt' ? 'msgsPerS' : key === 'live' ? 'answerRate' : 'readingsPerS');
+    const part = (name: string) => {
+      const c = med(key, `cpu ${name}`);
+      return Number.isFinite(c) ? `${fmtPct(c)} = ${((c / rate) * 1e6).toFixed(1)} µs` : '—';
+    };
+    rows.push([key, `${fmtInt(rate)}/s`, part('node'), part('postgres'), part('psql'), Number.isFinite(med(key, 'diskBytes')) ? `${fmtInt(med(key, 'diskBytes'))} B` : '—']);
+  }
+  if (rows.length > 0) {
+    say(`\nWhere the CPU goes (medians; share of one core, and per reading):`);
+    say(table(['Figure', 'Throughput', 'server (node)', 'PostgreSQL', 'psql', 'WAL/reading'], rows));
+  }
+}
+
 function report(): void {
   const rows: string[][] = [];
   const n = (key: string) => {
@@ -816,6 +1032,7 @@ function report(): void {
   ceilingRow('ceiling-1', 'bare Fastify, 1-reading body', 'req/s', 'reqPerS');
   ceilingRow(`ceiling-${BATCH}`, `bare Fastify, ${BATCH}-reading body`, 'req/s', 'reqPerS');
   ceilingRow(RAW_SQLITE, `raw better-sqlite3, ${BATCH}-row WAL transactions (latency = transaction)`, 'readings/s', 'readingsPerS');
+  ceilingRow(PG_COPY, `psql \\copy of the same rows into the same readings table (PostgreSQL)`, 'readings/s', 'readingsPerS');
   ceilingRow('ceiling-mqtt', 'bare Aedes, QoS 1', 'msg/s', 'msgsPerS');
   ceilingRow('mosquitto', 'Mosquitto relaying QoS 1 to 1 subscriber', 'msg/s', 'msgsPerS');
   for (const key of ['http1', 'http1-limited']) {
@@ -826,18 +1043,30 @@ function report(): void {
       key === 'http1'
         ? `HTTP 1 reading/req, ${CONNECTIONS} conn, ${CONNECTIONS} devices, limit 0`
         : `HTTP 1 reading/req, ${CONNECTIONS} conn, ${LIMITED_DEVICES} devices, limit 50/s`;
+    const rate = med(key, 'readingsPerS');
     const ok = atLeast(ratio, TARGET.http1VsFastify);
     row(
       key,
-      label,
-      `${fmtInt(med(key, 'readingsPerS'))} readings/s`,
+      label + (PG ? ', PostgreSQL' : ''),
+      `${fmtInt(rate)} readings/s`,
       `${fmtRatio(ratio)} Fastify (p99 ${fmtRatio(med(key, 'p99 vs ceiling-1'))})`,
-      `≥ ${TARGET.http1VsFastify}× Fastify, p99 < ${TARGET.http1P99Ms} ms`,
-      ok === null ? null : ok && p99 < TARGET.http1P99Ms,
+      // On PostgreSQL the target is SCALE.md's: a rate, whatever the bare route does.
+      PG ? `≥ ${fmtInt(TARGET.http1PgRate)} readings/s` : `≥ ${TARGET.http1VsFastify}× Fastify, p99 < ${TARGET.http1P99Ms} ms`,
+      PG ? (Number.isFinite(rate) ? rate >= TARGET.http1PgRate : null) : ok === null ? null : ok && p99 < TARGET.http1P99Ms,
     );
   }
   const bk = `batch-${BATCH}`;
-  if (figures.has(bk)) {
+  if (figures.has(bk) && PG) {
+    const ratio = vs(bk, PG_COPY);
+    row(
+      bk,
+      `HTTP batch of ${BATCH}, ${CONNECTIONS} conn, limit 0, PostgreSQL`,
+      `${fmtInt(med(bk, 'readingsPerS'))} readings/s`,
+      `${fmtRatio(ratio)} psql COPY (${fmtRatio(vs(bk, `ceiling-${BATCH}`))} Fastify)`,
+      `≥ ${TARGET.batchVsPgCopy}× COPY`,
+      atLeast(ratio, TARGET.batchVsPgCopy),
+    );
+  } else if (figures.has(bk)) {
     const ratio = vs(bk, RAW_SQLITE);
     row(
       bk,
@@ -897,6 +1126,16 @@ function report(): void {
   );
   say(`items/fsync: acknowledged readings per fsync of the server (perf stat), ≈ readings per group commit (checkpoints add fsyncs).`);
   say(`disk/item: bytes the server wrote to storage per reading (/proc/<pid>/io write_bytes: WAL + checkpoints).`);
+  if (PG) {
+    say(
+      `On PostgreSQL: "srv" is the server child plus the whole PostgreSQL cluster (postmaster, backends, WAL writer, checkpointer, and the backends that ended within the run); ` +
+        `for ${PG_COPY} it is the cluster plus psql. items/fsync counts the fsyncs of the server child and of the PostgreSQL processes that existed when the run started. ` +
+        `disk/item is the WAL PostgreSQL generated per reading (pg_current_wal_insert_lsn, whole cluster).`,
+    );
+    pgReport();
+  }
+  const loads = [...figures.values()].flatMap((f) => f.runs.map((r) => r.load1!)).filter(Number.isFinite);
+  if (loads.length > 0) say(`Load average (1 min) at the start of the measured runs: median ${median(loads).toFixed(2)}, ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}; now ${loadText()}.`);
   if (checks.length > 0) {
     say(`\nVerification (readings table, read-only, after the server stopped):`);
     for (const c of checks) say(`  ${c.ok ? 'OK  ' : 'FAIL'} ${c.name}: ${c.detail}`);
@@ -920,7 +1159,18 @@ async function main(): Promise<void> {
   say(`machine: ${os.cpus()[0]?.model ?? '?'} × ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}, ${os.platform()} ${os.release()}`);
   say(`code: ${codeVersion()}`);
   say(`server data folder: ${tmp} on ${filesystemOf(tmp)}`);
+  say(loadText());
   say(await diskProbe('before'));
+  if (PG) {
+    const server = await describeServer(PG_ADMIN_URL);
+    pgCluster = await PgCluster.locate(PG_ADMIN_URL);
+    const commits = await pgCommitProbe(PG_ADMIN_URL);
+    say(`database: PostgreSQL (--database postgres): ${server.text}`);
+    say(`  data directory ${server.dataDirectory} on ${filesystemOf(server.dataDirectory)}; postmaster pid ${pgCluster?.pid ?? '? (its CPU is not counted)'}`);
+    say(`  one-row INSERT commits back to back: ${fmtInt(commits.commitsPerS)}/s, p50 ${fmtMs(commits.p50)}, p99 ${fmtMs(commits.p99)}`);
+    say(`  each server on a fresh database agua_bench_<random> (DATABASE_URL, DEMO=true), dropped with it`);
+    for (const s of skippedOnPg) say(`  skipped on PostgreSQL: ${s}`);
+  }
   say(
     `load: autocannon ${CONNECTIONS} connections, pipelining 1; body ${Buffer.byteLength(sample)} B (1 reading), ` +
       `${Buffer.byteLength(batchJson({ id: 'bench_batch_000', key: '', boot: 'c0ffee00', seq: 1234 }, BATCH, Date.now()))} B (batch of ${BATCH}); ` +
@@ -934,7 +1184,7 @@ async function main(): Promise<void> {
   if (paired) {
     ceilingSrv = await startCeilingServer({ cpuProfDir: profDirFor('ceiling') });
     say(
-      `\n[ceiling] bare Fastify 5 route (202 {}) and bare Aedes broker (child process), raw better-sqlite3 (this process) and Mosquitto: ` +
+      `\n[ceiling] bare Fastify 5 route (202 {}) and bare Aedes broker (child process), ${PG ? 'psql \\copy (after each batch run)' : 'raw better-sqlite3 (this process)'} and Mosquitto: ` +
         `measured run for run alongside each figure below`,
     );
   }
@@ -948,18 +1198,37 @@ async function main(): Promise<void> {
     collectProfile(ceilingSrv, 'ceiling');
   }
   if (want('live')) await live();
+  for (const s of openProbes) await s.probe?.close();
 
   report();
   say(await diskProbe('after'));
   say(`\nbench took ${Math.round((Date.now() - started) / 1000)} s`);
   if (argv.json) {
-    fs.writeFileSync(argv.json, JSON.stringify({ at: new Date().toISOString(), figures: Object.fromEntries(figures), checks, notes }, null, 2));
+    fs.writeFileSync(argv.json, JSON.stringify({ at: new Date().toISOString(), database: argv.database, figures: Object.fromEntries(figures), checks, notes }, null, 2));
     say(`runs written to ${argv.json}`);
   }
   if (checks.some((c) => !c.ok)) process.exitCode = 1;
 }
 
-main().catch((err: unknown) => {
+/** Drops the databases still there (a failed or interrupted run); their servers are stopped first. */
+async function cleanUpPostgres(): Promise<void> {
+  if (!PG) return;
+  await stopAllChildren();
+  const failed = await dropAllBenchDatabases();
+  if (failed.length > 0) console.error(`could not drop: ${failed.join(', ')}`);
+}
+
+if (PG) {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping the servers and dropping the bench databases…`);
+      void cleanUpPostgres().finally(() => process.exit(130));
+    });
+  }
+}
+
+main().catch(async (err: unknown) => {
   console.error(err);
+  await cleanUpPostgres().catch((e: unknown) => console.error(e));
   process.exit(1);
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { BenchDatabase } from './postgres';
 import { sleep } from './stats';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -21,7 +22,8 @@ export function freePort(): Promise<number> {
 }
 
 let clockTicks: number | undefined;
-function ticksPerSecond(): number {
+/** Clock ticks per second of /proc/<pid>/stat (getconf CLK_TCK). */
+export function ticksPerSecond(): number {
   if (clockTicks === undefined) {
     try {
       clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -77,6 +79,19 @@ export interface Measurable {
   readonly pid: number;
   cpuTimes(): { user: number; system: number };
   writeBytes(): number;
+  /** Every pid whose fsyncs count (default: `pid`). */
+  pids?(): number[];
+  /** Named parts whose CPU is reported on its own (server child, PostgreSQL). */
+  readonly parts?: Record<string, Measurable>;
+  /** Asynchronous figures taken at the start and end of a run (PostgreSQL's WAL). */
+  readonly probe?: RunProbe;
+}
+
+/** Taken around a measured run; `end` returns metrics per second of the run. */
+export interface RunProbe {
+  begin(): Promise<void>;
+  end(seconds: number): Promise<Record<string, number>>;
+  close(): Promise<void>;
 }
 
 /** CPU seconds (user + system, all threads) used so far; NaN off Linux. */
@@ -102,6 +117,8 @@ export interface SpawnOptions {
 
 /** A child process under test (its own CPU): output kept for the report, graceful stop. */
 export class MeasuredChild implements Measurable {
+  /** Children not yet exited, for stopAllChildren. */
+  static readonly running = new Set<MeasuredChild>();
   readonly proc: ChildProcess;
   private output = '';
   protected readonly exited: Promise<number | null>;
@@ -118,7 +135,13 @@ export class MeasuredChild implements Measurable {
     };
     this.proc.stdout!.on('data', keep);
     this.proc.stderr!.on('data', keep);
-    this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
+    MeasuredChild.running.add(this);
+    this.exited = new Promise((resolve) =>
+      this.proc.once('exit', (code) => {
+        MeasuredChild.running.delete(this);
+        resolve(code);
+      }),
+    );
   }
 
   get pid(): number {
@@ -160,6 +183,11 @@ export class MeasuredChild implements Measurable {
     clearTimeout(timer);
     return code;
   }
+}
+
+/** Stops every child still running (the bench was interrupted). */
+export async function stopAllChildren(timeoutMs = 5_000): Promise<void> {
+  await Promise.allSettled([...MeasuredChild.running].map((c) => c.stop(timeoutMs)));
 }
 
 export interface ChildOptions {
@@ -217,6 +245,8 @@ export interface RunningServer {
   httpPort: number;
   mqttPort: number;
   dataDir: string | null;
+  /** The server's PostgreSQL database (DATABASE_URL), when it runs on one; dropped by disposeServer. */
+  database?: BenchDatabase;
 }
 
 export interface StartServerOptions {
@@ -225,9 +255,14 @@ export interface StartServerOptions {
   cpuProfDir?: string;
   /** Another checkout of the project to run the server from (A/B comparisons); default: this one. */
   serverDir?: string;
+  /** Run on this PostgreSQL database (DATABASE_URL) instead of SQLite in the data folder. */
+  database?: BenchDatabase;
 }
 
-/** Starts apps/server/src/server.ts in a child process on a fresh temporary SQLite folder. */
+/**
+ * Starts apps/server/src/server.ts in a child process on a fresh temporary data folder: SQLite in
+ * it, or the PostgreSQL database of `opts.database` (which the server then owns: dropped with it).
+ */
 export async function startAguaServer(opts: StartServerOptions = {}): Promise<RunningServer> {
   const httpPort = await freePort();
   const mqttPort = await freePort();
@@ -249,6 +284,7 @@ export async function startAguaServer(opts: StartServerOptions = {}): Promise<Ru
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: '',
       DEVICE_RATE_LIMIT: '0',
+      ...(opts.database ? { DATABASE_URL: opts.database.url } : {}),
       ...opts.env,
     },
   });
@@ -258,15 +294,17 @@ export async function startAguaServer(opts: StartServerOptions = {}): Promise<Ru
   } catch (err) {
     await child.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await opts.database?.drop();
     throw err;
   }
-  return { child, httpUrl, httpPort, mqttPort, dataDir };
+  return { child, httpUrl, httpPort, mqttPort, dataDir, ...(opts.database ? { database: opts.database } : {}) };
 }
 
-/** Stops a server (if still running) and removes its data folder; safe to call twice. */
+/** Stops a server (if still running), removes its data folder and drops its database; safe to call twice. */
 export async function disposeServer(srv: RunningServer): Promise<void> {
   await srv.child.stop();
   if (srv.dataDir) fs.rmSync(srv.dataDir, { recursive: true, force: true });
+  await srv.database?.drop();
 }
 
 /** Starts the ceiling: a bare Fastify 5 route and a bare Aedes broker (tools/bench/ingest/ceiling-server.ts). */

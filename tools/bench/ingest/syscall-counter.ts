@@ -14,7 +14,7 @@ export function perfAvailable(): boolean {
 }
 
 /**
- * Counts fsync + fdatasync calls of one process (all threads) between start() and stop(), with
+ * Counts fsync + fdatasync calls of one process or a few (all threads) between start() and stop(), with
  * `perf stat` on the syscall tracepoints (in-kernel counting, no ptrace). With SQLite in WAL mode
  * and synchronous=FULL, each commit fsyncs the WAL once, so this approximates commits.
  */
@@ -22,9 +22,10 @@ export class FsyncCounter {
   private proc: ChildProcess | null = null;
   private out = '';
 
-  start(pid: number): void {
+  /** Processes that exist now (perf does not follow processes started later). */
+  start(pid: number | number[]): void {
     this.out = '';
-    this.proc = spawn('perf', ['stat', '-x,', '-e', 'syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync', '-p', String(pid)], {
+    this.proc = spawn('perf', ['stat', '-x,', '-e', 'syscalls:sys_enter_fsync,syscalls:sys_enter_fdatasync', '-p', [pid].flat().join(',')], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.proc.stderr!.on('data', (c: Buffer) => (this.out += c.toString()));
