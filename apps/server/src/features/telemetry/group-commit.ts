@@ -1,35 +1,43 @@
 /**
  * Gathers writes into one transaction, so that one fsync serves many requests: those arriving in
- * the same turn of the event loop, and all those arriving while the previous commit is under way.
- * One commit at a time; each caller's promise settles only after its commit.
+ * the same turn of the event loop, and all those arriving while earlier commits are under way.
+ * Up to `maxInFlight` commits are under way at once (the next one handed to the storage while
+ * the previous one commits, so the storage never waits for the event loop between two); each
+ * caller's promise settles only after its own commit.
  */
 export class GroupCommit<T, R> {
   private pending: Array<{ items: T[]; resolve: (r: R[]) => void; reject: (e: unknown) => void }> = [];
   private scheduled = false;
-  private committing = false;
+  private inFlight = 0;
 
   constructor(
     private readonly commit: (items: T[]) => Promise<R[]>,
     private readonly maxItems = 5000,
+    private readonly maxInFlight = 1,
   ) {}
 
   submit(items: T[]): Promise<R[]> {
     return new Promise((resolve, reject) => {
       this.pending.push({ items, resolve, reject });
-      if (!this.scheduled && !this.committing) {
+      if (!this.scheduled && this.inFlight < this.maxInFlight) {
         this.scheduled = true;
-        setImmediate(() => void this.flush());
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
       }
     });
   }
 
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    this.committing = true;
-    try {
-      while (this.pending.length > 0) await this.commitGroup(this.takeGroup());
-    } finally {
-      this.committing = false;
+  /** Starts commits of the waiting writes while there is room; each one ending makes room again. */
+  private pump(): void {
+    while (this.pending.length > 0 && this.inFlight < this.maxInFlight) {
+      const group = this.takeGroup();
+      this.inFlight++;
+      void this.commitGroup(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
     }
   }
 

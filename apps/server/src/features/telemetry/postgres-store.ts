@@ -28,7 +28,15 @@ export class PostgresStore implements StoreWriter {
   private readonly alarms = new PgAlarmsWriter(async (client, change, transitionId) => {
     if (change.notice) await this.outbox.writeNotice(client, change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
   });
+  /**
+   * Group commits handed over at once, each on its own connection: one commits while the next is
+   * being written. Readings alone commute (seqs are claimed by primary key, the current reading
+   * only moves forward); writes that carry alarm changes are chained in the order they were made.
+   */
+  readonly concurrentWrites = 2;
   private readonly inFlight = new Set<Promise<unknown>>();
+  /** The last write with alarm changes: the next one waits for it (it was computed on top of it). */
+  private alarmTail: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   constructor(
@@ -40,18 +48,31 @@ export class PostgresStore implements StoreWriter {
     private readonly retentionDays: number,
   ) {}
 
-  async write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
+  write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
     // Without alarm changes the readings' one statement is its own transaction: one round trip.
     if (changes.length === 0) return this.statement(() => this.readings.write(this.pool, items), () => this.partitionsFor(items));
-    return this.transaction(async (client) => {
-      const fresh = await this.readings.write(client, items);
-      await this.alarms.writeAll(client, changes);
-      return fresh;
-    }, () => this.partitionsFor(items));
+    return this.inAlarmOrder(() =>
+      this.transaction(async (client) => {
+        const fresh = await this.readings.write(client, items);
+        await this.alarms.writeAll(client, changes);
+        return fresh;
+      }, () => this.partitionsFor(items)),
+    );
   }
 
-  async writeAlarms(changes: AlarmChange[]): Promise<void> {
-    await this.transaction((client) => this.alarms.writeAll(client, changes));
+  writeAlarms(changes: AlarmChange[]): Promise<void> {
+    return this.inAlarmOrder(() => this.transaction((client) => this.alarms.writeAll(client, changes)));
+  }
+
+  /**
+   * Runs a write with alarm changes after the previous one has ended (committed or failed), as
+   * SQLite's single writer would: the engine made each on top of the one before, so an
+   * acknowledgement committed after a later return would leave the older state stored.
+   */
+  private inAlarmOrder<T>(write: () => Promise<T>): Promise<T> {
+    const run = this.alarmTail.then(write, write);
+    this.alarmTail = run.catch(() => undefined);
+    return run;
   }
 
   writeOutbox(entries: OutboxEntry[]): Promise<number> {

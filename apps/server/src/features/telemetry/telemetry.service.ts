@@ -29,6 +29,11 @@ export interface ReadingAlarms<C> {
 /** The writer of readings, with the alarm changes to commit beside them. */
 export interface ReadingsStore<C> {
   write(items: ReadingToStore[], changes: C[]): Promise<boolean[]>;
+  /**
+   * Group commits it may be handed at once (default 1). The writes of alarm changes must still be
+   * stored in the order they are handed over: each was computed on top of the one before.
+   */
+  readonly concurrentWrites?: number;
 }
 
 /**
@@ -60,7 +65,7 @@ export class TelemetryService<C = unknown> {
         staged?.failed(err);
         throw err;
       }
-    });
+    }, 5000, writer.concurrentWrites ?? 1);
   }
 
   /** The alarm engine, once it exists (it is built after telemetry). */
