@@ -4,6 +4,7 @@
 // writing the same seqs at the same moment.
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlarmChange, AlarmRecord } from '../../src/features/alarms/alarms.repository';
 import { PostgresStore } from '../../src/features/telemetry/postgres-store';
 import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
 import { dayOf } from '../../src/storage/postgres/reading-partitions';
@@ -103,5 +104,52 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms >= $1", now)).toBe(200);
     // A resend through either instance is a duplicate; within one batch, the second copy too.
     expect(await b.write([reading('d1', now, 0, 'race'), reading('d1', now + 500, 500, 'race'), reading('d1', now + 500, 500, 'race')])).toEqual([false, true, false]);
+  });
+
+  it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const alarm: AlarmRecord = {
+      id: 'alm_order',
+      deviceId: 'd1',
+      ruleId: 'rule_order',
+      kind: 'level_high_high',
+      priority: 1,
+      state: 'unack',
+      raisedAtMs: 1000,
+      ackedAtMs: null,
+      ackedBy: null,
+      ackComment: null,
+      clearedAtMs: null,
+      shelvedUntilMs: null,
+      shelvedBy: null,
+      shelveComment: null,
+      value: 9.5,
+      peakValue: 9.5,
+      message: 'Nivel muy alto',
+      endedAtMs: null,
+    };
+    const raised: AlarmChange = { alarm, transition: { atMs: 1000, from: null, to: 'unack', by: null, comment: null }, isNew: true };
+    const acked: AlarmChange = {
+      alarm: { ...alarm, state: 'ack', ackedAtMs: 2000, ackComment: 'visto' },
+      transition: { atMs: 2000, from: 'unack', to: 'ack', by: null, comment: 'visto' },
+      isNew: false,
+    };
+    const returned: AlarmChange = {
+      alarm: { ...alarm, state: 'cleared', ackedAtMs: 2000, ackComment: 'visto', clearedAtMs: 3000, endedAtMs: 3000 },
+      transition: { atMs: 3000, from: 'ack', to: 'cleared', by: null, comment: null },
+      isNew: false,
+    };
+    // Handed over without waiting, as the engine does: the insert, then two updates of the same row,
+    // one of them with readings.
+    await Promise.all([
+      store.writeAlarms([raised]),
+      store.write([reading('d1', Date.now(), null)]),
+      store.writeAlarms([acked]),
+      store.write([reading('d1', Date.now(), null)], [returned]),
+    ]);
+    const row = (await storage.pool.query<{ state: string }>("SELECT state FROM alarms WHERE id = 'alm_order'")).rows[0];
+    expect(row?.state).toBe('cleared');
+    const steps = (await storage.pool.query<{ to_state: string }>("SELECT to_state FROM alarm_transitions WHERE alarm_id = 'alm_order' ORDER BY id")).rows;
+    expect(steps.map((t) => t.to_state)).toEqual(['unack', 'ack', 'cleared']);
   });
 });
