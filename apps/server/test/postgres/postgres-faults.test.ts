@@ -14,6 +14,20 @@ import { demoKey, tempDataDir } from '../helpers/server';
 const ROOT = new URL('../../../../', import.meta.url).pathname;
 const run = promisify(execFile);
 
+/** Starts the server where it is expected to stop by itself; its exit code and everything it printed. */
+async function startThatStops(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  return { code, out };
+}
+
 function post(url: string, seq: number): Promise<number> {
   return fetch(`${url}/api/v1/telemetry`, {
     method: 'POST',
@@ -61,15 +75,7 @@ describe('PostgreSQL goes away and comes back', () => {
   }, 60_000);
 
   it('a database that does not exist stops the start at once, naming DATABASE_URL but not the password', async () => {
-    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: `postgres://postgres:S3cretPw@127.0.0.1:${cluster.port}/no_such_db`, PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    const { code, out } = await startThatStops({ DATABASE_URL: `postgres://postgres:S3cretPw@127.0.0.1:${cluster.port}/no_such_db`, DATA_DIR: dataDir() });
     expect(code).toBe(1);
     expect(out).toContain('DATABASE_URL');
     expect(out).toContain('no_such_db');
@@ -162,15 +168,7 @@ describe('one instance per PostgreSQL database (until instances share it through
     dirs.push(dirA, dirB);
     const first = await spawnServer(dirA, { DATABASE_URL: url });
     children.push(first);
-    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: url, PORT: '0', MQTT_PORT: '0', DATA_DIR: dirB, LOG_LEVEL: 'warn' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    const { code, out } = await startThatStops({ DATABASE_URL: url, DATA_DIR: dirB });
     expect(code).toBe(1);
     expect(out).toContain('Another instance already serves the database at DATABASE_URL');
     expect(out).toContain('REDIS_URL');

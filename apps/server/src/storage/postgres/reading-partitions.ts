@@ -51,27 +51,17 @@ export class ReadingPartitions {
   async ensure(day: number): Promise<void> {
     if (this.days.has(day)) return;
     const name = partitionName(day);
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('agua.reading_partitions'))");
+    await this.underLock(async (client) => {
       const exists = await client.query('SELECT 1 FROM pg_class WHERE relname = $1 AND relnamespace = current_schema()::regnamespace', [name]);
-      if (exists.rowCount === 0) {
-        const lo = day * DAY_MS;
-        const hi = lo + DAY_MS;
-        await client.query(`CREATE TABLE ${name} (LIKE readings INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
-        // Readings of this day that arrived before it had a partition move into it.
-        await client.query(`WITH moved AS (DELETE FROM readings_default WHERE ts_ms >= $1 AND ts_ms < $2 RETURNING *) INSERT INTO ${name} SELECT * FROM moved`, [lo, hi]);
-        await client.query(`ALTER TABLE readings ATTACH PARTITION ${name} FOR VALUES FROM (${lo}) TO (${hi})`);
-      }
-      await client.query('COMMIT');
-      this.days.add(day);
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      if (exists.rowCount !== 0) return;
+      const lo = day * DAY_MS;
+      const hi = lo + DAY_MS;
+      await client.query(`CREATE TABLE ${name} (LIKE readings INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`);
+      // Readings of this day that arrived before it had a partition move into it.
+      await client.query(`WITH moved AS (DELETE FROM readings_default WHERE ts_ms >= $1 AND ts_ms < $2 RETURNING *) INSERT INTO ${name} SELECT * FROM moved`, [lo, hi]);
+      await client.query(`ALTER TABLE readings ATTACH PARTITION ${name} FOR VALUES FROM (${lo}) TO (${hi})`);
+    });
+    this.days.add(day);
   }
 
   /**
@@ -85,24 +75,32 @@ export class ReadingPartitions {
     for (const day of [...this.days].sort((a, b) => a - b)) {
       if ((day + 1) * DAY_MS > cutoffMs) break;
       const name = partitionName(day);
-      const client = await this.pool.connect();
-      try {
-        await client.query('BEGIN');
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('agua.reading_partitions'))");
+      deleted += await this.underLock(async (client) => {
         const count = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).catch(() => null);
         await client.query(`DROP TABLE IF EXISTS ${name}`);
-        await client.query('COMMIT');
-        deleted += count?.rows[0]?.n ?? 0;
-        this.days.delete(day);
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw err;
-      } finally {
-        client.release();
-      }
+        return count?.rows[0]?.n ?? 0;
+      });
+      this.days.delete(day);
     }
     const rest = await this.pool.query('DELETE FROM readings WHERE ts_ms < $1', [cutoffMs]);
     return deleted + (rest.rowCount ?? 0);
+  }
+
+  /** A transaction holding the partitions' advisory lock: one instance changes them at a time. */
+  private async underLock<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query("SELECT pg_advisory_xact_lock(hashtext('agua.reading_partitions'))");
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** The partitions that exist (made by any instance). */
