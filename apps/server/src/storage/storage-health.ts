@@ -45,11 +45,12 @@ export function storageFaultOf(err: unknown): StorageFaultCode | null {
     if (primary === 'SQLITE_FULL') return 'STORAGE_FULL';
     return UNAVAILABLE.has(primary) ? 'STORAGE_UNAVAILABLE' : null;
   }
+  // Before SQLSTATEs: EPIPE has their shape.
+  if (typeof code === 'string' && PG_NETWORK_CODES.has(code)) return 'STORAGE_UNAVAILABLE';
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
     if (code === '53100') return 'STORAGE_FULL';
     return PG_UNAVAILABLE_CLASSES.has(code.slice(0, 2)) ? 'STORAGE_UNAVAILABLE' : null;
   }
-  if (typeof code === 'string' && PG_NETWORK_CODES.has(code)) return 'STORAGE_UNAVAILABLE';
   const message = (err as { message?: unknown } | null | undefined)?.message;
   return typeof message === 'string' && PG_CONNECTION_MESSAGES.test(message) ? 'STORAGE_UNAVAILABLE' : null;
 }

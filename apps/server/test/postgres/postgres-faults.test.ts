@@ -4,7 +4,9 @@
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPostgresStorage } from '../../src/storage/postgres/postgres-storage';
 import { killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
@@ -80,6 +82,30 @@ describe('PostgreSQL goes away and comes back', () => {
     expect(out).toContain('DATABASE_URL');
     expect(out).toContain('no_such_db');
     expect(out).not.toContain('S3cretPw');
+  }, 30_000);
+
+  it('a connection lost in the middle of a transaction fails its query, not the process', async () => {
+    cluster.createDatabase('midtx');
+    const storage = await openPostgresStorage(cluster.url('midtx'), { log: pino({ level: 'silent' }), exclusive: false });
+    try {
+      const client = await storage.pool.connect();
+      await client.query('BEGIN');
+      const sleeping = client.query('SELECT pg_sleep(10)').then(
+        () => 'finished',
+        (err: { code?: string }) => err.code,
+      );
+      await sleep(300);
+      cluster.stop('fast');
+      // Without a listener on the checked-out client, its connection's end is an unhandled
+      // 'error' event: the process (here the test's worker) would die.
+      expect(await sleeping).toBe('57P01');
+      // The connection's end comes after the query's error: it must find a listener then too.
+      await sleep(1_000);
+      client.release(true);
+    } finally {
+      cluster.start();
+      await storage.close();
+    }
   }, 30_000);
 
   it('restarted under load: no 202 while it is away, every 202 stored once, ingest resumes by itself', async () => {

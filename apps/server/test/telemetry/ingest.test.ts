@@ -295,6 +295,10 @@ describe('telemetry ingest', () => {
       expect(await (await postTelemetry(s, withSeq)).json()).toMatchObject({ accepted: 1, duplicates: 0 });
       expect(await (await postTelemetry(s, withSeq)).json()).toMatchObject({ accepted: 0, duplicates: 1 });
       expect(await (await postTelemetry(s, levelMsg(LEVEL_1, 1, { boot: 'a\\0\u0000', seq: 7 }))).json()).toMatchObject({ accepted: 1, duplicates: 0 });
+      // Two boots that differ only in a lone surrogate (UTF-8 would make both U+FFFD) stay two.
+      const lone = [levelMsg(LEVEL_1, 1, { boot: 'b\ud800', seq: 9, ts: Date.now() - 2 }), levelMsg(LEVEL_1, 1, { boot: 'b\udc00', seq: 9, ts: Date.now() - 1 })];
+      expect(await (await postTelemetry(s, lone)).json()).toMatchObject({ accepted: 2, duplicates: 0 });
+      expect(await (await postTelemetry(s, lone)).json()).toMatchObject({ accepted: 0, duplicates: 2 });
       expect((await postTelemetry(s, gateMsg(GATE_1, '\u0000abierta'))).status).toBe(422);
       expect((await postTelemetry(s, null, { raw: '\u0000\u0001' })).status).toBe(400);
       expect(await health()).toBe(200);

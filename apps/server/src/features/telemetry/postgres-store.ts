@@ -37,6 +37,9 @@ export class PostgresStore implements StoreWriter {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The last write with alarm changes: the next one waits for it (it was computed on top of it). */
   private alarmTail: Promise<unknown> = Promise.resolve();
+  /** Alarm writes handed over so far, and up to which of them were made on top of one that failed. */
+  private alarmWrites = 0;
+  private alarmWritesTainted = 0;
   private closed = false;
 
   constructor(
@@ -70,7 +73,15 @@ export class PostgresStore implements StoreWriter {
    * acknowledgement committed after a later return would leave the older state stored.
    */
   private inAlarmOrder<T>(write: () => Promise<T>): Promise<T> {
-    const run = this.alarmTail.then(write, write);
+    const n = ++this.alarmWrites;
+    const run = this.alarmTail.then(() => {
+      // Made on top of a write that failed: it would update alarms that were never stored. It
+      // fails too (503: the readings are resent, the engine reloads what is stored).
+      if (n <= this.alarmWritesTainted) throw new StorageUnavailableError('an earlier alarm write failed; this one was made on top of it');
+      return write();
+    });
+    // Every alarm write already handed over when one fails was made on top of it.
+    run.catch(() => (this.alarmWritesTainted = Math.max(this.alarmWritesTainted, this.alarmWrites)));
     this.alarmTail = run.catch(() => undefined);
     return run;
   }
@@ -109,7 +120,10 @@ export class PostgresStore implements StoreWriter {
       const day = dayOf(r.tsMs);
       if (!this.partitions.covers(day) && day >= oldest && day <= today + 1) days.add(day);
     }
-    for (const day of days) await this.partitions.ensure(day);
+    for (const day of days) {
+      // Best effort: without its own partition a reading lands in the default one, never refused.
+      await this.partitions.ensure(day).catch((err: unknown) => this.log.warn({ err, day: new Date(day * DAY_MS).toISOString().slice(0, 10) }, 'making a readings partition failed; the readings go to the default partition'));
+    }
   }
 
   /** A transaction on a client of the pool, answered after COMMIT. */

@@ -6,10 +6,18 @@ import type { ReadingToStore } from './readings.writer';
 const seqKey = (deviceId: string, boot: string, seq: number) => `${deviceId}\u0000${boot}\u0000${seq}`;
 
 /**
- * A boot as PostgreSQL can keep it: text there cannot hold U+0000, which the protocol does not
- * forbid in this opaque field. Backslashes are escaped first, so the mapping stays one-to-one.
+ * A boot as PostgreSQL keeps it, one-to-one: its text cannot hold U+0000, and the driver's UTF-8
+ * would turn every lone surrogate into the same U+FFFD — two boots would become one, and the
+ * second's readings duplicates. The protocol forbids neither in this opaque field, so both are
+ * escaped, backslashes first.
  */
-const storableBoot = (boot: string) => (boot.includes('\u0000') || boot.includes('\\') ? boot.replace(/\\/g, '\\\\').replaceAll('\u0000', '\\0') : boot);
+function storableBoot(boot: string): string {
+  if (!/[\\\p{Surrogate}]/u.test(boot) && !boot.includes('\u0000')) return boot;
+  return boot
+    .replace(/\\/g, '\\\\')
+    .replaceAll('\u0000', '\\0')
+    .replace(/\p{Surrogate}/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
 
 /** Seqs deleted per statement when their window has passed: short locks, ingest goes on between. */
 const PRUNE_CHUNK = 10_000;

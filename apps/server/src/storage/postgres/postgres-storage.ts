@@ -73,11 +73,18 @@ export async function openPostgresStorage(
     max: 10,
     types: TYPES,
     connectionTimeoutMillis: 5_000,
+    keepAlive: true,
     application_name: opts.applicationName ?? 'agua',
   });
   // An idle client's connection can break (a restart of PostgreSQL); the pool replaces it. Without
   // a listener that error would end the process.
   pool.on('error', (err) => opts.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'an idle PostgreSQL connection failed'));
+  // A client checked out of the pool has no listener of the pool's: the end of its connection (a
+  // restart of PostgreSQL mid-transaction) would be an unhandled 'error' event and end the
+  // process. The query in flight still fails, and the write with it (503).
+  pool.on('connect', (client) =>
+    client.on('error', (err) => opts.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'a PostgreSQL connection failed')),
+  );
   const instanceLock = opts.exclusive === false ? null : new SingleInstanceLock(url, opts.log, describeDatabase(url));
   try {
     await waitForServer(pool, url, opts.log, opts.waitMs ?? START_WAIT_MS);

@@ -76,9 +76,14 @@ export class ReadingPartitions {
       if ((day + 1) * DAY_MS > cutoffMs) break;
       const name = partitionName(day);
       deleted += await this.underLock(async (client) => {
-        const count = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).catch(() => null);
-        await client.query(`DROP TABLE IF EXISTS ${name}`);
-        return count?.rows[0]?.n ?? 0;
+        // Dropping locks the readings table: rather than queue ingest behind a long read, give up
+        // and try again at the next run.
+        await client.query("SET LOCAL lock_timeout = '5s'");
+        const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [name]);
+        if (exists.rows[0]?.t === null) return 0; // another instance dropped it
+        const count = await client.query<{ n: number }>(`SELECT count(*) AS n FROM ${name}`);
+        await client.query(`DROP TABLE ${name}`);
+        return count.rows[0]?.n ?? 0;
       });
       this.days.delete(day);
     }

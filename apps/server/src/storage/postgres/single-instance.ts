@@ -52,7 +52,7 @@ export class SingleInstanceLock {
   }
 
   private async tryOnce(): Promise<boolean> {
-    const client = new pg.Client({ connectionString: this.url, application_name: 'agua instance lock' });
+    const client = new pg.Client({ connectionString: this.url, application_name: 'agua instance lock', keepAlive: true });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -64,6 +64,11 @@ export class SingleInstanceLock {
     } catch (err) {
       await client.end().catch(() => undefined);
       throw err;
+    }
+    if (this.closed) {
+      // Released while this try was under way: let go at once.
+      await client.end().catch(() => undefined);
+      return true;
     }
     this.client = client;
     client.on('end', () => void this.lost(client));
