@@ -27,11 +27,15 @@ const PRUNE_CHUNK = 10_000;
  * transaction): the seqs are claimed by the primary key of `telemetry_seqs`, the readings whose
  * seq was new (or that have none) are inserted in the batch's order, and each device's newest
  * one (the later in the batch winning a tie, as `isNewerReading` says) goes to the devices
- * feature's current-reading update. Returns the positions of the new readings.
+ * feature's current-reading update. Returns the positions of the new readings. The batch travels
+ * as one JSON parameter, short keys: PostgreSQL's JSON parser reads it faster than ten array
+ * literals, and node builds it natively (batches of 100: 62k → 69k readings/s in one comparison).
+ * Strings that JSON cannot carry into PostgreSQL text (U+0000, lone surrogates) exist only in
+ * boots, which are escaped; every other string is validated before it gets here.
  */
 const WRITE = `
 WITH u AS (
-  SELECT * FROM unnest($1::text[], $2::bigint[], $3::float8[], $4::text[], $5::text[], $6::bigint[], $7::bigint[], $8::text[], $9::bool[], $10::bigint[])
+  SELECT * FROM ROWS FROM (json_to_recordset($1::json) AS (d text, t bigint, v float8, x text, s text, r bigint, q bigint, b text, c bool, h bigint))
     WITH ORDINALITY AS u(device_id, ts_ms, value_num, value_text, status, received_ms, seq, boot, claims, heard, i)
 ),
 claimed AS (
@@ -39,7 +43,7 @@ claimed AS (
   SELECT device_id, boot, seq, received_ms FROM u WHERE claims
   ORDER BY device_id, boot, seq
   ON CONFLICT (device_id, boot, seq) DO UPDATE SET received_ms = EXCLUDED.received_ms
-    WHERE t.received_ms < EXCLUDED.received_ms - $11::bigint
+    WHERE t.received_ms < EXCLUDED.received_ms - $2::bigint
   RETURNING t.device_id, t.boot, t.seq
 ),
 fresh AS (
@@ -84,16 +88,9 @@ export class PgReadingsWriter {
       name: 'agua.readings.write',
       text: WRITE,
       values: [
-        items.map((r) => r.deviceId),
-        items.map((r) => r.tsMs),
-        items.map((r) => r.valueNum),
-        items.map((r) => r.valueText),
-        items.map((r) => r.status),
-        items.map((r) => r.receivedMs),
-        items.map((r) => r.seq),
-        items.map((r) => (r.seq === null ? null : storableBoot(r.boot))),
-        claims,
-        items.map((r) => (r.fromDevice ? r.receivedMs : null)),
+        JSON.stringify(
+          items.map((r, k) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs, q: r.seq, b: r.seq === null ? null : storableBoot(r.boot), c: claims[k], h: r.fromDevice ? r.receivedMs : null })),
+        ),
         this.windowMs,
       ],
     });
