@@ -51,8 +51,8 @@ export async function testDatabaseEnv(dataDir: string): Promise<Record<string, s
   return TEST_ENGINE === 'postgres' ? { DATABASE_URL: await createTestDatabase(dataDir) } : {};
 }
 
+/** Drops the data folder's database (whatever the pass: tests of PostgreSQL itself make one on SQLite's pass too). */
 export async function dropTestDatabase(dataDir: string): Promise<void> {
-  if (TEST_ENGINE !== 'postgres') return;
   await withAdmin((client) => client.query(`DROP DATABASE IF EXISTS ${databaseNameOf(dataDir)} WITH (FORCE)`));
 }
 

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/env';
 import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
 import type { SqliteStorage } from '../../src/storage/database';
-import { dropTestDatabase, testDatabaseEnv } from './postgres';
+import { dropTestDatabase, TEST_ENGINE, testDatabaseEnv } from './postgres';
 
 export const DEMO_PASSWORDS = {
   admin: { username: 'admin', password: 'admin123', masterPassword: 'maestra2024' },
@@ -86,7 +86,7 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
       await app.close();
       if (!opts.dataDir) {
         fs.rmSync(dataDir, { recursive: true, force: true });
-        await dropTestDatabase(dataDir);
+        if (TEST_ENGINE === 'postgres') await dropTestDatabase(dataDir);
       }
     },
   };

@@ -2,6 +2,7 @@
 // readings partitioned by day (a day's partition made on demand takes its rows out of the default
 // partition; retention drops whole days) and deduplication that holds between two instances
 // writing the same seqs at the same moment.
+import fs from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmChange, AlarmRecord } from '../../src/features/alarms/alarms.repository';
@@ -37,6 +38,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
     await storage?.close();
     await other?.close();
     await dropTestDatabase(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const countWhere = async (where: string, ...params: unknown[]) =>

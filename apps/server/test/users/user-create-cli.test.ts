@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_LENGTH } from '@agua/shared';
-import { dropTestDatabase, testDatabaseEnv } from '../helpers/postgres';
+import { dropTestDatabase, TEST_ENGINE, testDatabaseEnv } from '../helpers/postgres';
 import { tempDataDir } from '../helpers/server';
 import { storedRows } from '../helpers/stored';
 
@@ -33,7 +33,7 @@ async function usernames(dataDir: string): Promise<string[]> {
 afterAll(async () => {
   for (const d of dirs) {
     fs.rmSync(d, { recursive: true, force: true });
-    await dropTestDatabase(d);
+    if (TEST_ENGINE === 'postgres') await dropTestDatabase(d);
   }
 });
 
