@@ -30,11 +30,11 @@ import {
   countReadings,
   createBenchDatabase,
   describeServer,
-  describeUrl,
   dropAllBenchDatabases,
   pgCommitProbe,
   walProbe,
 } from './ingest/postgres';
+import { describeDatabase } from '../../apps/server/src/storage/postgres/postgres-storage';
 import { openStorageProbe } from './ingest/storage-probe';
 import {
   type Measurable,
@@ -698,7 +698,7 @@ async function startServer(opts: { cpuProfDir?: string; env?: Record<string, str
   let database: BenchDatabase | undefined;
   if (PG) {
     database = await createBenchDatabase(PG_ADMIN_URL);
-    say(`  database: ${describeUrl(database.url)} (fresh, DATABASE_URL; dropped when this server is done)`);
+    say(`  database: ${describeDatabase(database.url)} (fresh, DATABASE_URL; dropped when this server is done)`);
   }
   return startAguaServer({ ...opts, serverDir: SERVER_DIR, ...(database ? { database } : {}) });
 }

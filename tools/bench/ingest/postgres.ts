@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
+import { describeDatabase } from '../../../apps/server/src/storage/postgres/postgres-storage';
 import { levelStatus } from '@agua/shared';
 import { type BenchDevice, nextBatch } from './devices';
 import { type Measurable, type RunProbe, processCpuTimes, processWriteBytes, ticksPerSecond } from './server-process';
@@ -27,12 +28,6 @@ export function databaseUrl(adminUrl: string, name: string): string {
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-/** `host:port/database` of a URL, for output: never the user or password. */
-export function describeUrl(url: string): string {
-  const u = new URL(url);
-  return `${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname}`;
 }
 
 async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -91,7 +86,7 @@ export async function describeServer(adminUrl: string): Promise<{ text: string; 
     const values: string[] = [];
     for (const n of names) values.push(`${n}=${await setting(n)}`); // one query at a time on a client
     const dataDirectory = await setting('data_directory');
-    return { text: `${version} at ${describeUrl(adminUrl)}; ${values.join(', ')}`, dataDirectory };
+    return { text: `${version} at ${describeDatabase(adminUrl)}; ${values.join(', ')}`, dataDirectory };
   });
 }
 
