@@ -25,6 +25,8 @@ import { CommandsRepository, toCommand } from './features/commands/commands.repo
 import commandsRoutes from './features/commands/commands.routes';
 import { CommandsService } from './features/commands/commands.service';
 import { GateTravelWatch } from './features/commands/travel-watch';
+import { clusterInstanceId, joinCluster, type ClusterMember } from './features/cluster/cluster.module';
+import { SOLO } from './features/cluster/placement';
 import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DeviceGateway } from './features/gateway/device-gateway';
 import deviceRoutes from './features/gateway/device.routes';
@@ -95,6 +97,8 @@ export interface AppContext {
   metrics: Metrics;
   storage: Storage;
   bus: EventBus;
+  /** This instance as one of several (REDIS_URL); null when it runs alone. */
+  member: ClusterMember | null;
   users: UsersRepository;
   usersService: UsersService;
   audit: AuditService;
@@ -216,7 +220,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { history: ctx.history });
   await app.register(alarmsRoutes, { rules: ctx.alarmRules, alarms: ctx.alarms, devices: ctx.devices });
   await app.register(notificationsRoutes, { notifications: ctx.notifications.service });
-  await app.register(liveRoutes, { bus: ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open(), metrics: ctx.metrics });
+  await app.register(liveRoutes, { bus: ctx.member?.feed ?? ctx.bus, auth: ctx.auth, devices: ctx.devices, openAlarms: () => ctx.alarms.open(), metrics: ctx.metrics });
   await app.register(metricsRoutes, { metrics: ctx.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
@@ -243,25 +247,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
 /** Every timer and loop of the server, in the order they start (they stop in reverse). */
 function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs {
+  const jobs = new BackgroundJobs(log, ctx.member?.leadership ?? null);
+  // Several instances: joined first, left last (the leader's lock goes with it, so another takes over at once).
+  if (ctx.member) jobs.add(ctx.member.job);
+  const leaderOnly = { leaderOnly: true };
   return (
-    new BackgroundJobs(log)
+    jobs
       // Commands left in flight by a previous run, gates left moving (their travel watch).
       .add({ name: 'commands', start: () => ctx.commands.start(), stop: () => ctx.commands.stop() })
       // Open alarms, shelving expiries, and every device evaluated again from what is stored.
       .add({ name: 'alarm engine', start: () => ctx.alarmEngine.start(), stop: () => ctx.alarmEngine.stop() })
       // The outbox: what a previous run left unsent goes first.
-      .add({ name: 'notification sender', start: () => ctx.notifications.sender.start(), stop: () => ctx.notifications.sender.stop() })
-      .every('notification escalation', 5_000, () => ctx.notifications.service.escalate(ctx.alarmEngine.open()))
+      .add({ name: 'notification sender', start: () => ctx.notifications.sender.start(), stop: () => ctx.notifications.sender.stop() }, leaderOnly)
+      .every('notification escalation', 5_000, () => ctx.notifications.service.escalate(ctx.alarmEngine.open()), leaderOnly)
       // Users are edited elsewhere: who is told catches up within this.
-      .every('notification recipients', 15_000, () => ctx.notifications.directory.reload())
+      .every('notification recipients', 15_000, () => ctx.notifications.directory.reload(), leaderOnly)
       .every('command lifecycle (timeouts, re-delivery)', 1_000, () => ctx.commands.tick())
       .every('device offline sweep', 1_000, () => ctx.devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
       .every('lastSeen flush', 5_000, () => ctx.devices.flushLastSeen(), { onStop: () => ctx.devices.flushLastSeen() })
-      .every('expired sessions', 5_000, () => ctx.auth.pruneExpired())
+      .every('expired sessions', 5_000, () => ctx.auth.pruneExpired(), leaderOnly)
       // Seqs past their 24 h window: bounded memory, not correctness (expired runs count for nothing).
-      .every('expired seqs', 60_000, () => ctx.readingsWriter.pruneExpiredSeqs())
-      .add({ name: 'readings retention', start: () => ctx.retention.start(), stop: () => ctx.retention.stop() })
+      .every('expired seqs', 60_000, () => ctx.readingsWriter.pruneExpiredSeqs(), leaderOnly)
+      .add({ name: 'readings retention', start: () => ctx.retention.start(), stop: () => ctx.retention.stop() }, leaderOnly)
       .add({ name: 'free disk space', start: () => ctx.disk.start(), stop: () => ctx.disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => ctx.audit.stop() })
@@ -331,8 +339,15 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const bus = new EventBus();
   const users = new UsersRepository(storage.db);
   const settings = new SettingsRepository(storage.db);
-  // Names this server in logs, metrics and its broker sessions; made once, so a new port or host name keeps it.
-  const instanceId = config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`));
+  // Names this server in logs, metrics and its broker sessions; made once, so a new port or host
+  // name keeps it. Instances sharing a database each have their own (host name and port).
+  const instanceId =
+    config.redisUrl !== null
+      ? clusterInstanceId(config)
+      : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`)));
+  const member = config.redisUrl !== null && config.databaseUrl !== null ? await joinCluster({ ...config, redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }, instanceId, app.log) : null;
+  if (member) app.addHook('onClose', async () => member.cluster.close());
+  const placement = member?.ownership ?? SOLO;
   const metrics = new Metrics(instanceId);
   const auditRepo = new AuditRepository(storage.db);
   const audit = new AuditService(auditRepo, app.log, { collapseWindowMs: config.auditCollapseWindowMs });
@@ -349,7 +364,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
   });
   if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
-  const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper });
+  const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper, placement });
   const commandsRepo = new CommandsRepository(storage.db);
   await devices.load(async (id) => {
     const c = await commandsRepo.findById(id);
@@ -360,14 +375,19 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       ? new ReadingsWriterThread(storage.file, storageHealth, app.log)
       : new PostgresStore(storage.pool, storage.partitions, storageHealth, app.log, config.retentionDays);
   const telemetry = new TelemetryService(readingsWriter, devices, bus, (readings, seconds) => metrics.committed(readings, seconds));
-  const travel = new GateTravelWatch(devices, bus, (deviceId) => telemetry.recordGateFault(deviceId), (err) =>
-    app.log.error({ err }, 'recording a gate travel fault failed'),
+  const travel = new GateTravelWatch(
+    devices,
+    bus,
+    (deviceId) => telemetry.recordGateFault(deviceId),
+    (err) => app.log.error({ err }, 'recording a gate travel fault failed'),
+    placement,
   );
   const commands = new CommandsService(commandsRepo, devices, bus, audit, travel, {
     commandTimeoutS: config.commandTimeoutS,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
+    placement,
   });
-  const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands, metrics });
+  const gateway = new DeviceGateway({ devices, limiter: new DeviceRateLimiter(config.deviceRateLimit), telemetry, commands, metrics, placement });
   const mqtt = mqttTransport(config, { storage, keyPepper, instanceId, devices, gateway, bus, log: app.log });
   commands.useMqtt({ isConnected: (id) => mqtt.isConnected(id), deliver: (id, command) => mqtt.publish(topics.commands(id), command) });
   const usersService = new UsersService(users, audit, auth);
@@ -376,7 +396,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   await alarmRules.load(devices.listRecords().filter((d) => d.retiredAtMs === null));
   const alarmsRepo = new AlarmsRepository(storage.db);
   // Alarm changes are written by the writer thread too: one connection writes (ADR 009).
-  const alarmEngine = new AlarmEngine(alarmsRepo, { writeAll: (changes) => readingsWriter.writeAlarms(changes) }, alarmRules, devices, bus, app.log);
+  const alarmEngine = new AlarmEngine(alarmsRepo, { writeAll: (changes) => readingsWriter.writeAlarms(changes) }, alarmRules, devices, bus, app.log, placement);
   telemetry.useAlarms(alarmEngine);
   const deviceAccess = mqtt instanceof ExternalBroker ? mqtt.accounts : undefined;
   const deviceAdmin = new DeviceAdminService(devicesRepo, devices, bus, audit, keyPepper, {
@@ -393,6 +413,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const alarms = new AlarmsService(alarmEngine, alarmsRepo, audit);
   const notifications = await createNotifications({ config, db: storage.db, settings, users, devices, alarmEngine, store: readingsWriter, audit, log: app.log });
   bus.on('alarm.updated', () => notifications.sender.kick());
+  member?.wire({ bus, devices, commands, alarmEngine, alarmRules, mqtt, users, alarmChanged: () => notifications.sender.kick() });
   const reader: ReadingsReader = storage.engine === 'sqlite' ? new SqliteReadingsReader(storage.sqlite) : new PgReadingsReader(storage.pool);
   const history = new HistoryService(readings, reader, devices);
   const retention = new ReadingsRetention(readings, {
@@ -407,5 +428,5 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     }),
   });
   measureLevels(metrics, { storage, mqtt, alarmEngine });
-  return { config, instanceId, metrics, storage, bus, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
+  return { config, instanceId, metrics, storage, bus, member, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
 }

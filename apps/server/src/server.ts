@@ -4,6 +4,7 @@ import type { Fleet } from '@agua/simulator';
 import { startDemoSimulation } from './demo/simulation';
 import { BrokerUnreachableError } from './features/mqtt/external/external-broker';
 import { MqttPortError } from './features/mqtt/mqtt.broker';
+import { RedisUnreachableError } from './features/cluster/redis-link';
 import { DatabaseUnreachableError } from './storage/postgres/postgres-storage';
 import { DatabaseInUseError } from './storage/postgres/single-instance';
 
@@ -23,8 +24,8 @@ async function main(): Promise<void> {
   try {
     app = await buildApp(config);
   } catch (err) {
-    // PostgreSQL not there within the start's wait, or not usable: a message naming DATABASE_URL.
-    if (err instanceof DatabaseUnreachableError || err instanceof DatabaseInUseError) {
+    // PostgreSQL or Redis not there within the start's wait, or not usable: a message naming the variable.
+    if (err instanceof DatabaseUnreachableError || err instanceof DatabaseInUseError || err instanceof RedisUnreachableError) {
       console.error(`Start failed: ${err.message}`);
       process.exit(1);
     }

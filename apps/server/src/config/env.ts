@@ -14,6 +14,8 @@ export interface Config {
   dataDir: string;
   /** PostgreSQL (DATABASE_URL, postgres://…); null = SQLite in DATA_DIR. */
   databaseUrl: string | null;
+  /** redis://… (REDIS_URL): several instances share live events, device connections and commands. */
+  redisUrl: string | null;
   demo: boolean;
   simulate: boolean;
   /** Seed of the demo simulation's water models (SIMULATOR_SEED): the same levels on every run; random when null. */
@@ -113,12 +115,12 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 
 /** Parses and validates the environment; throws ConfigError with a clear message. */
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
-  if (env.REDIS_URL?.trim()) {
-    throw new ConfigError(
-      'REDIS_URL is set, but several instances sharing one database are not available in this version. Unset REDIS_URL: one instance serves PostgreSQL alone.',
-    );
-  }
   const databaseUrl = databaseUrlOf(env.DATABASE_URL);
+  const redisUrl = redisUrlOf(env.REDIS_URL);
+  // Redis joins instances that share one database; an SQLite file belongs to one process.
+  if (redisUrl !== null && databaseUrl === null) {
+    throw new ConfigError('REDIS_URL is set without DATABASE_URL: several instances share a PostgreSQL database (an SQLite file belongs to one instance)');
+  }
   // On a utility's PostgreSQL the demo data is asked for, never assumed (SCALE.md).
   const demo = bool(env, 'DEMO', databaseUrl === null);
   const origins = (env.ALLOWED_ORIGINS ?? '')
@@ -148,6 +150,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mqttPort: int(env, 'MQTT_PORT', 1883, 0, 65535),
     dataDir: path.resolve(env.DATA_DIR?.trim() || './data'),
     databaseUrl,
+    redisUrl,
     demo,
     simulate: bool(env, 'SIMULATE', demo),
     simulatorSeed: env.SIMULATOR_SEED?.trim() ? int(env, 'SIMULATOR_SEED', 0, 0, 2 ** 32 - 1) : null,
@@ -199,6 +202,14 @@ function databaseUrlOf(raw: string | undefined): string | null {
   const url = urlOf(value, 'DATABASE_URL must be a URL such as postgres://user:pass@db.example:5432/agua (secrets are never logged)');
   if (!['postgres:', 'postgresql:'].includes(url.protocol)) throw new ConfigError('DATABASE_URL must start with postgres:// or postgresql:// (without it the server runs on SQLite in DATA_DIR)');
   if (url.pathname.replace(/^\//, '') === '' && !url.searchParams.has('host')) throw new ConfigError('DATABASE_URL must name the database: postgres://user:pass@host:5432/agua');
+  return value;
+}
+
+function redisUrlOf(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  const url = urlOf(value, 'REDIS_URL must be a URL such as redis://:pass@cache.example:6379/0 (secrets are never logged)');
+  if (!['redis:', 'rediss:'].includes(url.protocol) || !url.hostname) throw new ConfigError('REDIS_URL must start with redis:// or rediss:// and name a host');
   return value;
 }
 

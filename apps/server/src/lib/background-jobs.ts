@@ -8,6 +8,17 @@ export interface BackgroundJob {
   stop(): void | Promise<void>;
 }
 
+/** Whether this instance leads the others (several instances: one runs the shared background work). */
+export interface LeaderGate {
+  isLeader(): boolean;
+  onChange(listener: (leader: boolean) => void): void;
+}
+
+export interface JobOptions {
+  /** Runs only while this instance is the leader: started when it becomes it, stopped when it no longer is. */
+  leaderOnly?: boolean;
+}
+
 /**
  * The one list of the server's background work (STYLE.md "Background work has one list"):
  * started in order when the server is ready, stopped in reverse order when it closes, so that
@@ -17,10 +28,14 @@ export class BackgroundJobs {
   private readonly jobs: BackgroundJob[] = [];
   private started: BackgroundJob[] = [];
 
-  constructor(private readonly log: FastifyBaseLogger) {}
+  /** Without a gate this instance is alone, and leads. */
+  constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly gate: LeaderGate | null = null,
+  ) {}
 
-  add(job: BackgroundJob): this {
-    this.jobs.push(job);
+  add(job: BackgroundJob, opts: JobOptions = {}): this {
+    this.jobs.push(opts.leaderOnly && this.gate ? whileLeading(this.gate, job, this.log) : job);
     return this;
   }
 
@@ -28,7 +43,7 @@ export class BackgroundJobs {
    * A task run every `everyMs` (first run after one interval). A run never overlaps the previous
    * one, and a failure is logged, never thrown: one broken task must not end the process.
    */
-  every(name: string, everyMs: number, run: () => unknown, opts: { onStop?: () => void | Promise<void> } = {}): this {
+  every(name: string, everyMs: number, run: () => unknown, opts: JobOptions & { onStop?: () => void | Promise<void> } = {}): this {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> | null = null;
     const tick = () => {
@@ -50,7 +65,7 @@ export class BackgroundJobs {
         await running;
         await opts.onStop?.();
       },
-    });
+    }, opts);
   }
 
   names(): string[] {
@@ -76,4 +91,36 @@ export class BackgroundJobs {
       }
     }
   }
+}
+
+/** A job started while the gate says this instance leads and stopped when it stops leading; changes run one after another. */
+function whileLeading(gate: LeaderGate, job: BackgroundJob, log: FastifyBaseLogger): BackgroundJob {
+  let wanted = false;
+  let running = false;
+  let queue: Promise<void> = Promise.resolve();
+  const settle = () => {
+    queue = queue.then(async () => {
+      const should = wanted && gate.isLeader();
+      if (should === running) return;
+      try {
+        await (should ? job.start() : job.stop());
+        running = should;
+      } catch (err) {
+        log.error({ err, job: job.name }, should ? 'background job did not start' : 'background job did not stop cleanly');
+      }
+    });
+    return queue;
+  };
+  gate.onChange(() => void settle());
+  return {
+    name: job.name,
+    start: () => {
+      wanted = true;
+      return settle();
+    },
+    stop: () => {
+      wanted = false;
+      return settle();
+    },
+  };
 }

@@ -3,7 +3,8 @@ import type { Alarm, AlarmRule, Command, Device, Reading } from '@agua/shared';
 
 /**
  * In-process events between features. The live socket turns some of them into frames; the
- * session ones cut sockets at once. A later scale mode can bridge this bus over Redis.
+ * session ones cut sockets at once. With several instances the cluster's event bridge carries
+ * them to the other instances (features/cluster/event-bridge.ts).
  */
 export interface InternalEvents {
   'reading.created': { deviceId: string; reading: Reading };
@@ -18,6 +19,10 @@ export interface InternalEvents {
   'alarm.updated': Alarm;
   /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
+  /** A device's stored record was created or changed here (other instances load it again). */
+  'device.record_changed': { id: string };
+  /** Every live socket gets a fresh snapshot (the instances lost touch with each other for a while). */
+  'live.resync': Record<string, never>;
 }
 
 export class EventBus {

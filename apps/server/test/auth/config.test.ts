@@ -118,10 +118,14 @@ describe('loadConfig', () => {
     expect(err.message).toContain(name);
   });
 
-  it('stops on REDIS_URL (several instances not available yet) with a message naming it', () => {
-    const err = configErrorOf({ REDIS_URL: 'redis://:secret@cache:6379' });
-    expect(err.message).toContain('REDIS_URL');
-    expect(err.message).not.toContain('secret');
+  it('REDIS_URL needs DATABASE_URL and a redis:// URL; a wrong one is never echoed', () => {
+    for (const env of <Array<Record<string, string>>>[{ REDIS_URL: 'redis://:secret@cache:6379' }, { DATABASE_URL: 'postgres://db/agua', REDIS_URL: 'http://:secret@cache:6379' }, { DATABASE_URL: 'postgres://db/agua', REDIS_URL: 'secret' }]) {
+      const err = configErrorOf(env);
+      expect(err.message).toContain('REDIS_URL');
+      expect(err.message).not.toContain('secret');
+    }
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/agua', REDIS_URL: 'redis://:secret@cache:6379/2' }).redisUrl).toBe('redis://:secret@cache:6379/2');
+    expect(loadConfig({}).redisUrl).toBeNull();
   });
 
   it('DATABASE_URL selects PostgreSQL, turns the demo off unless asked for, and is never echoed when wrong', () => {

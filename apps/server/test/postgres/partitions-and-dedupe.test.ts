@@ -26,10 +26,10 @@ describe('PostgreSQL: partitions and deduplication', () => {
   let other: PostgresStorage;
   beforeAll(async () => {
     const url = await createTestDatabase(dataDir);
-    storage = await openPostgresStorage(url, { log });
+    storage = await openPostgresStorage(url, { log, hold: 'shared' });
     // A second instance: its own pool, partitions and writer on the same database (as instances
-    // sharing one through Redis will be; not exclusive, or it would wait for the first).
-    other = await openPostgresStorage(url, { log, exclusive: false });
+    // sharing one through Redis are: both hold the database shared).
+    other = await openPostgresStorage(url, { log, hold: 'shared' });
     await storage.pool.query(
       "INSERT INTO devices (id, name, location, type, config_json, created_at_ms, updated_at_ms) VALUES ('d1', 'D1', 'L', 'level_sensor', '{}', 0, 0)",
     );

@@ -86,7 +86,7 @@ describe('PostgreSQL goes away and comes back', () => {
 
   it('a connection lost in the middle of a transaction fails its query, not the process', async () => {
     cluster.createDatabase('midtx');
-    const storage = await openPostgresStorage(cluster.url('midtx'), { log: pino({ level: 'silent' }), exclusive: false });
+    const storage = await openPostgresStorage(cluster.url('midtx'), { log: pino({ level: 'silent' }), hold: 'none' });
     try {
       const client = await storage.pool.connect();
       await client.query('BEGIN');

@@ -12,6 +12,7 @@ import {
   riseRatePerMin,
   ALARM_RULE_LIMITS,
   type AlarmEvent,
+  type Alarm,
   type AlarmRule,
   type Command,
   type Device,
@@ -25,8 +26,9 @@ import { newId } from '../../lib/ids';
 import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
+import { SOLO, type Placement } from '../cluster/placement';
 import type { AlarmRulesService } from './alarm-rules.service';
-import { toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepository, type Person } from './alarms.repository';
+import { fromAlarm, toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepository, type Person } from './alarms.repository';
 
 /** A rule's condition: what the latest input says, and what the alarm follows (after the delays). */
 interface Condition {
@@ -74,6 +76,9 @@ const MAX_CHANGES_PER_TRANSACTION = 100;
 /** After a failed write the engine reloads from the storage and evaluates again after this long. */
 const RECOVER_AFTER_MS = 5_000;
 
+/** A shelving that ends while another instance runs its device's timers is looked at again this often (the device may move here). */
+const SHELVE_RECHECK_MS = 5_000;
+
 /**
  * The alarm engine (ALARMS.md): evaluates every current reading, every change of a device's
  * online state and every failed command against the device's rules, and moves alarms through
@@ -116,6 +121,11 @@ export class AlarmEngine {
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
     private readonly log: FastifyBaseLogger,
+    /**
+     * Several instances: a device's alarms are evaluated, and their timers run, on the instance
+     * that decides for the device; the others keep a replica from its announcements (`adoptRemote`).
+     */
+    private readonly placement: Placement = SOLO,
   ) {}
 
   /** Notifications are planned with each batch, so they are stored in its transaction. */
@@ -222,12 +232,13 @@ export class AlarmEngine {
    * then every alarm of it is deleted — a new device with the same id starts with none.
    */
   async purgeDevice(deviceId: string): Promise<void> {
-    await this.submit(() => this.suppressDevice(deviceId));
+    await this.submit(() => this.suppressDevice(deviceId, true));
     await this.repo.deleteByDevice(deviceId);
   }
 
   /** A rule was edited: disabled → its open alarm is suppressed; otherwise evaluated again. */
   private ruleChanged(deviceId: string, rule: AlarmRule): void {
+    if (!this.placement.runsTimersOf(deviceId)) return;
     if (!rule.enabled) {
       const open = this.openByRule.get(rule.id);
       if (open) this.transition(open, 'suppress', null, null);
@@ -267,6 +278,56 @@ export class AlarmEngine {
       const alarm = this.working(id);
       if (alarm?.state !== 'shelved') throw conflict('ALARM_NOT_SHELVED');
       return this.endShelving(alarm, by);
+    });
+  }
+
+  // --- several instances ------------------------------------------------------------------
+
+  /** An alarm change another instance stored and announced: this instance's replica follows it. */
+  adoptRemote(alarm: Alarm): Promise<void> {
+    return this.submit(() => this.follow(fromAlarm(alarm)));
+  }
+
+  private follow(alarm: AlarmRecord): void {
+    if (isAlarmOpen(alarm.state)) {
+      this.openByRule.set(alarm.ruleId, alarm);
+      this.storedOpen.set(alarm.id, alarm);
+      if (alarm.state === 'shelved') this.scheduleUnshelve(alarm);
+    } else {
+      if (this.openByRule.get(alarm.ruleId)?.id === alarm.id) this.openByRule.delete(alarm.ruleId);
+      this.storedOpen.delete(alarm.id);
+    }
+    if (alarm.state !== 'shelved') {
+      clearTimeout(this.shelveTimers.get(alarm.id));
+      this.shelveTimers.delete(alarm.id);
+    }
+  }
+
+  /**
+   * This instance now decides for the device: its rules' conditions start from its open alarms
+   * (as announced by the instance that decided before), then it is evaluated from its current state.
+   */
+  adoptDevice(deviceId: string): Promise<void> {
+    return this.submit(() => {
+      for (const rule of this.rules.rulesFor(deviceId)) {
+        this.resetCondition(rule.id);
+        const open = this.openByRule.get(rule.id);
+        if (!open) continue;
+        const held = open.state === 'unack' || open.state === 'ack' || (open.state === 'shelved' && open.clearedAtMs === null);
+        this.conditions.set(rule.id, { target: held, active: held, value: open.value, describe: () => open.message });
+      }
+      this.evaluatedTs.delete(deviceId);
+      this.reevaluate(deviceId);
+    });
+  }
+
+  /** The open alarms of devices decided elsewhere, as stored (announcements were lost while Redis was away). */
+  async reloadReplica(): Promise<void> {
+    const stored = await this.repo.listOpen();
+    await this.submit(() => {
+      const elsewhere = (deviceId: string) => !this.placement.runsTimersOf(deviceId);
+      for (const alarm of [...this.storedOpen.values()]) if (elsewhere(alarm.deviceId)) this.follow({ ...alarm, state: 'cleared' });
+      for (const alarm of stored) if (elsewhere(alarm.deviceId)) this.follow(alarm);
     });
   }
 
@@ -324,8 +385,9 @@ export class AlarmEngine {
     this.raiseEvent(device, rule, { value: command.command, describe: () => message });
   }
 
-  /** Every open alarm of a disabled or retired device ends as suppressed; nothing new is raised. */
-  private suppressDevice(deviceId: string): void {
+  /** Every open alarm of a disabled or retired device ends as suppressed (by the instance that decides for it, or the one purging it); nothing new is raised. */
+  private suppressDevice(deviceId: string, purging = false): void {
+    if (!purging && !this.placement.runsTimersOf(deviceId)) return;
     for (const alarm of [...this.openByRule.values()]) {
       if (alarm.deviceId !== deviceId) continue;
       this.transition(alarm, 'suppress', null, null);
@@ -453,6 +515,10 @@ export class AlarmEngine {
     clearTimeout(this.shelveTimers.get(alarm.id));
     const delay = Math.max(0, (alarm.shelvedUntilMs ?? 0) - Date.now());
     const timer = setTimeout(() => {
+      if (!this.placement.runsTimersOf(alarm.deviceId)) {
+        this.shelveTimers.set(alarm.id, setTimeout(() => this.scheduleUnshelve(alarm), SHELVE_RECHECK_MS).unref());
+        return;
+      }
       void this.submit(() => {
         const current = this.working(alarm.id);
         if (current?.state === 'shelved') this.endShelving(current, null);
@@ -559,10 +625,10 @@ export class AlarmEngine {
     throw conflict(overCode);
   }
 
-  /** The device if its alarms are evaluated: known, enabled and not retired. */
+  /** The device if its alarms are evaluated here: known, enabled, not retired, and decided for by this instance. */
   private evaluable(deviceId: string): DeviceRecord | null {
     const device = this.devices.get(deviceId);
-    return device && device.enabled && device.retiredAtMs === null ? device : null;
+    return device && device.enabled && device.retiredAtMs === null && this.placement.runsTimersOf(deviceId) ? device : null;
   }
 
   private ruleOf(deviceId: string, kind: AlarmRule['kind']): AlarmRule | undefined {

@@ -47,6 +47,10 @@ export class AlarmRulesRepository {
     return (await this.db.selectFrom('alarm_rules').selectAll().execute()).map(toRule);
   }
 
+  async listByDevice(deviceId: string): Promise<StoredAlarmRule[]> {
+    return (await this.db.selectFrom('alarm_rules').selectAll().where('device_id', '=', deviceId).execute()).map(toRule);
+  }
+
   /** Adds rules; a (device, kind) that already has one keeps it. */
   async insertMissing(rules: StoredAlarmRule[]): Promise<void> {
     if (rules.length === 0) return;

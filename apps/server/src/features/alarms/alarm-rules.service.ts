@@ -64,6 +64,14 @@ export class AlarmRulesService {
     return this.byDevice.get(deviceId) ?? [];
   }
 
+  /** The device's rules as another instance stored them (made or edited there). */
+  async reloadDevice(deviceId: string, type: RuleDevice['type']): Promise<void> {
+    const order = defaultAlarmRules(type, {}).map((r) => r.kind);
+    const list = (await this.repo.listByDevice(deviceId)).sort((a, b) => order.indexOf(a.kind) - order.indexOf(b.kind));
+    if (list.length > 0) this.byDevice.set(deviceId, list);
+    else this.byDevice.delete(deviceId);
+  }
+
   /** Gives a device the default rule of every kind it has none of. */
   async createDefaults(device: RuleDevice): Promise<void> {
     const have = new Set(this.rulesList(device.id).map((r) => r.kind));

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Alarm, AlarmKind, AlarmPriority, AlarmState } from '@agua/shared';
+import { isAlarmOpen, type Alarm, type AlarmKind, type AlarmPriority, type AlarmState } from '@agua/shared';
 import { iso } from '../../lib/time';
 import type { AlarmsTable, Database } from '../../storage/schema';
 
@@ -134,6 +134,31 @@ export function toAlarm(a: AlarmRecord): Alarm {
     value: a.value,
     peakValue: a.peakValue,
     message: a.message,
+  };
+}
+
+/** The record of an alarm another instance announced (its end time is not in the API: now, when over). */
+export function fromAlarm(a: Alarm): AlarmRecord {
+  const msOf = (t: string | null) => (t === null ? null : Date.parse(t));
+  return {
+    id: a.id,
+    deviceId: a.deviceId,
+    ruleId: a.ruleId,
+    kind: a.kind,
+    priority: a.priority as AlarmPriority,
+    state: a.state,
+    raisedAtMs: Date.parse(a.raisedAt),
+    ackedAtMs: msOf(a.ackedAt),
+    ackedBy: a.ackedBy,
+    ackComment: a.ackComment,
+    clearedAtMs: msOf(a.clearedAt),
+    shelvedUntilMs: msOf(a.shelvedUntil),
+    shelvedBy: a.shelvedBy,
+    shelveComment: a.shelveComment,
+    value: a.value,
+    peakValue: a.peakValue,
+    message: a.message,
+    endedAtMs: isAlarmOpen(a.state) ? null : Date.now(),
   };
 }
 

@@ -102,9 +102,11 @@ export class CommandsRepository {
   }
 
   /** Commands still waiting for their device (pending or delivered). */
-  async findInFlight(): Promise<CommandRecord[]> {
-    const rows = await this.db.selectFrom('commands').selectAll().where('status', 'in', ['pending', 'delivered']).execute();
-    return rows.map(toRecord);
+  /** Commands not yet final: every device's, or one device's. */
+  async findInFlight(deviceId?: string): Promise<CommandRecord[]> {
+    let query = this.db.selectFrom('commands').selectAll().where('status', 'in', ['pending', 'delivered']);
+    if (deviceId !== undefined) query = query.where('device_id', '=', deviceId);
+    return (await query.execute()).map(toRecord);
   }
 
   async page(q: CommandPageQuery): Promise<CommandRecord[]> {

@@ -14,6 +14,7 @@ import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { AuditService } from '../audit/audit.service';
+import { SOLO, type Placement } from '../cluster/placement';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';
@@ -23,9 +24,29 @@ import type { GateTravelWatch } from './travel-watch';
 /** An unacknowledged command is handed out again after this long (PROTOCOL.md). */
 export const REDELIVER_AFTER_MS = 5_000;
 
+/** How often the leader looks for commands of devices no live instance holds (their instance died). */
+const ORPHAN_SCAN_MS = 10_000;
+
 export interface CommandsServiceOptions {
   commandTimeoutS: number;
   defaultOfflineAfterS: number;
+  /** Which devices' commands this instance runs (several instances); all when alone. */
+  placement?: Placement;
+}
+
+/** A command a person issued on another instance, for a device this one holds. */
+export interface RemoteIssue {
+  userId: string;
+  deviceId: string;
+  command: string;
+  ip: string;
+}
+
+/** Several instances: a command goes to the instance that holds its device (ADR 013). */
+export interface CommandRouter {
+  /** The live instance that holds the device, when it is another one. */
+  holderOf(deviceId: string): string | null;
+  issueOn(instance: string, request: RemoteIssue): Promise<{ message: string; commandId: string }>;
 }
 
 /** How commands reach a device over MQTT; absent when the device has no session. */
@@ -45,6 +66,9 @@ export class CommandsService {
   private readonly inFlight = new Map<string, CommandRecord>();
   private readonly waiters = new Map<string, Set<Waiter>>();
   private mqtt: MqttDelivery | null = null;
+  private router: CommandRouter | null = null;
+  private readonly placement: Placement;
+  private lastOrphanScanMs = 0;
 
   constructor(
     private readonly repo: CommandsRepository,
@@ -53,11 +77,13 @@ export class CommandsService {
     private readonly audit: AuditService,
     private readonly travel: GateTravelWatch,
     private readonly opts: CommandsServiceOptions,
-  ) {}
+  ) {
+    this.placement = opts.placement ?? SOLO;
+  }
 
   /** Loads commands left in flight by a previous run; `tick` then runs every second as a background job. */
   async start(): Promise<void> {
-    for (const c of await this.repo.findInFlight()) this.inFlight.set(c.deviceId, c);
+    for (const c of await this.repo.findInFlight()) if (this.placement.runsTimersOf(c.deviceId)) this.inFlight.set(c.deviceId, c);
     this.travel.start();
     // Disabled, key rotated or retired: a long poll held with the old standing ends now (answered
     // []), so that no later command reaches it.
@@ -75,6 +101,22 @@ export class CommandsService {
 
   useMqtt(mqtt: MqttDelivery): void {
     this.mqtt = mqtt;
+  }
+
+  useRouter(router: CommandRouter): void {
+    this.router = router;
+  }
+
+  /** This instance now holds the device: its command in flight (issued wherever) is run from here. */
+  async adopt(deviceId: string): Promise<void> {
+    const [c] = await this.repo.findInFlight(deviceId);
+    if (c && this.placement.owns(deviceId) && !this.inFlight.has(deviceId)) this.inFlight.set(deviceId, c);
+  }
+
+  /** Another instance holds the device now: it runs the command in flight; a long poll held here ends. */
+  release(deviceId: string): void {
+    this.inFlight.delete(deviceId);
+    for (const w of [...(this.waiters.get(deviceId) ?? [])]) w([]);
   }
 
   /** Whether commands can exist for this id: a device, retired ones included (not purged ones). */
@@ -99,8 +141,11 @@ export class CommandsService {
     throw forbidden();
   }
 
-  /** Issues a command for a user, checked in API.md's order; every refusal is audited. */
-  async issue(user: UserRecord, deviceId: string, command: string, ip: string): Promise<{ message: string; commandId: string }> {
+  /**
+   * Issues a command for a user, checked in API.md's order; every refusal is audited. A device
+   * held by another instance gets it there (`routed`: this call came from another instance).
+   */
+  async issue(user: UserRecord, deviceId: string, command: string, ip: string, routed = false): Promise<{ message: string; commandId: string }> {
     const refuse = async (err: AppError): Promise<never> => {
       await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { command, code: err.code } });
       throw err;
@@ -109,6 +154,9 @@ export class CommandsService {
     const device = this.devices.get(deviceId);
     if (!device || device.retiredAtMs !== null) return refuse(notFound('DEVICE_NOT_FOUND'));
     if (!acceptsCommand(device.type, command)) return refuse(unprocessable('COMMAND_INVALID', { allowed: device.type === 'motorized_gate' ? ['abrir', 'cerrar', 'detener'] : ['read', 'restart'] }));
+    // The instance holding the device runs its commands: it checks the rest and audits there.
+    const holder = routed ? null : (this.router?.holderOf(deviceId) ?? null);
+    if (holder !== null) return this.router!.issueOn(holder, { userId: user.id, deviceId, command, ip });
     if (!device.enabled || !this.devices.isOnline(deviceId)) return refuse(new AppError(409, 'DEVICE_OFFLINE'));
     const current = this.inFlight.get(deviceId);
     if (current && command !== 'detener') return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
@@ -288,9 +336,24 @@ export class CommandsService {
    */
   async tick(): Promise<void> {
     const now = Date.now();
+    await this.adoptOrphans(now);
     for (const c of [...this.inFlight.values()]) {
+      // Its device moved to another instance, which runs it from now on.
+      if (!this.placement.runsTimersOf(c.deviceId)) {
+        this.inFlight.delete(c.deviceId);
+        continue;
+      }
       if (now >= c.expiresAtMs) await this.finish(c, 'timed_out', null, now).catch(() => undefined);
       else if (c.handedOutAtMs === null || now - c.handedOutAtMs >= REDELIVER_AFTER_MS) await this.push(c.deviceId, now).catch(() => undefined);
+    }
+  }
+
+  /** Commands whose instance died still time out: the instance running the device's timers takes them. */
+  private async adoptOrphans(now: number): Promise<void> {
+    if (this.placement === SOLO || now - this.lastOrphanScanMs < ORPHAN_SCAN_MS) return;
+    this.lastOrphanScanMs = now;
+    for (const c of await this.repo.findInFlight()) {
+      if (!this.inFlight.has(c.deviceId) && this.placement.runsTimersOf(c.deviceId)) this.inFlight.set(c.deviceId, c);
     }
   }
 }

@@ -1,6 +1,7 @@
 import { DEFAULT_TRAVEL_TIMEOUT_S, GATE_TRAVEL_TARGET, isGateMoving, type GateState } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
+import { SOLO, type Placement } from '../cluster/placement';
 
 /** Where a gate command sends a gate. */
 const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
@@ -22,6 +23,8 @@ export class GateTravelWatch {
     /** Records the fault: the gate's state and current reading become `falla`. */
     private readonly reportFault: (deviceId: string) => Promise<void>,
     private readonly onError: (err: unknown) => void,
+    /** Several instances watch a gate left moving; the one that decides for it reports the fault. */
+    private readonly placement: Placement = SOLO,
   ) {}
 
   /** Watches gates left moving by a previous run (from now: how long they moved before is unknown). */
@@ -69,7 +72,7 @@ export class GateTravelWatch {
     const timeoutS = device.settings.travelTimeoutS ?? DEFAULT_TRAVEL_TIMEOUT_S;
     const timer = setTimeout(() => {
       this.timers.delete(deviceId);
-      if (this.devices.get(deviceId)?.gateState !== target) this.reportFault(deviceId).catch(this.onError);
+      if (this.devices.get(deviceId)?.gateState !== target && this.placement.runsTimersOf(deviceId)) this.reportFault(deviceId).catch(this.onError);
     }, timeoutS * 1000);
     timer.unref();
     this.timers.set(deviceId, { target, timer });

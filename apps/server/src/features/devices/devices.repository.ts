@@ -72,6 +72,11 @@ export class DevicesRepository {
     return rows.map(toRecord);
   }
 
+  async findById(id: string): Promise<DeviceRecord | undefined> {
+    const row = await this.db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
   async count(): Promise<number> {
     const row = await this.db.selectFrom('devices').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);

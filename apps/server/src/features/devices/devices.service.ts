@@ -1,5 +1,6 @@
-import { isNewerReading, type Command, type Device, type GateState } from '@agua/shared';
+import { isNewerReading, type Command, type Device, type GateState, type Reading } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
+import { SOLO, type Placement } from '../cluster/placement';
 import { hashDeviceKey } from './device-keys';
 import { offlineAfterS, toDevice } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
@@ -24,11 +25,18 @@ interface LiveState {
 export interface DevicesServiceOptions {
   defaultOfflineAfterS: number;
   keyPepper: string;
+  /** Which devices this instance decides for (several instances); all of them when alone. */
+  placement?: Placement;
 }
+
+/** Where a change of a device's record was made: here (announced to the other instances) or on another instance. */
+export type ChangeOrigin = 'here' | 'elsewhere';
 
 /**
  * The one owner of device state: stored fields plus what only memory knows (connections,
  * online). Online = enabled and (a connection is open or heard within the offline timeout).
+ * With several instances only a device's owner (its placement) decides whether it is online;
+ * the others hold a replica of its state, kept by the owner's events (`applyRemote…`).
  */
 export class DevicesService {
   private readonly state = new Map<string, LiveState>();
@@ -40,12 +48,15 @@ export class DevicesService {
    */
   private readonly byKey = new Map<string, string>();
   private readonly dirtyLastSeen = new Set<string>();
+  private readonly placement: Placement;
 
   constructor(
     private readonly repo: DevicesRepository,
     private readonly bus: EventBus,
     private readonly opts: DevicesServiceOptions,
-  ) {}
+  ) {
+    this.placement = opts.placement ?? SOLO;
+  }
 
   /** Loads every device into memory; the offline sweep then runs as a background job. */
   async load(loadLastCommand: (commandId: string) => Promise<Command | null>): Promise<void> {
@@ -72,12 +83,18 @@ export class DevicesService {
     return now - record.lastSeenMs <= offlineAfterS(record, this.opts.defaultOfflineAfterS) * 1000;
   }
 
-  /** Re-evaluates online for one device and tells the browsers when it changed. */
+  /**
+   * Re-evaluates online for one device and tells the browsers when it changed (or, forced, in any
+   * case). Where another instance decides for the device, only a forced change is told, with
+   * the online state its owner last reported.
+   */
   private refresh(id: string, force = false): void {
     const live = this.state.get(id);
     if (!live) return;
+    const decides = this.placement.runsTimersOf(id);
+    if (!decides && !force) return;
     const now = Date.now();
-    const online = this.computeOnline(live, now);
+    const online = decides ? this.computeOnline(live, now) : live.online && live.record.enabled && live.record.retiredAtMs === null;
     if (online !== live.online || force) {
       live.online = online;
       live.lastSeenPushedMs = now;
@@ -158,6 +175,8 @@ export class DevicesService {
     const live = this.state.get(id);
     if (!live) return;
     live.connections = Math.max(0, live.connections + delta);
+    // A session closed here because the device moved to another instance says nothing of it.
+    if (!this.placement.owns(id)) return;
     const now = Date.now();
     if (delta === 1 || kind === 'poll') this.heard(id, now);
     if (delta === -1 && kind === 'mqtt' && live.connections === 0) live.sessionEndedAtMs = now;
@@ -216,8 +235,11 @@ export class DevicesService {
     return (this.state.get(id)?.connections ?? 0) > 0;
   }
 
-  /** Adds a device or replaces its administrative fields; keeps the key index right. */
-  upsert(record: DeviceRecord): void {
+  /**
+   * Adds a device or replaces its administrative fields; keeps the key index right. A change made
+   * here is announced to the other instances (`device.record_changed`), which load it again.
+   */
+  upsert(record: DeviceRecord, origin: ChangeOrigin = 'here'): void {
     const existing = this.state.get(record.id);
     this.byKey.clear();
     if (existing?.record.keyHash) this.byKeyHash.delete(existing.record.keyHash);
@@ -227,21 +249,63 @@ export class DevicesService {
       if (existing.record.enabled && !record.enabled) existing.sessionEndedAtMs = Date.now();
       existing.record = { ...record, lastSeenMs: existing.record.lastSeenMs, reading: existing.record.reading, gateState: existing.record.gateState };
       if (record.keyHash && record.retiredAtMs === null) this.byKeyHash.set(record.keyHash, record.id);
-      this.refresh(record.id, true);
-      if (record.retiredAtMs !== null) this.bus.emit('device.removed', { id: record.id });
     } else {
       this.index(record, null);
-      this.refresh(record.id, true);
     }
+    if (origin === 'elsewhere') {
+      // The instance that made the change told the browsers; the owner re-judges online.
+      this.refresh(record.id);
+      return;
+    }
+    this.bus.emit('device.record_changed', { id: record.id });
+    this.refresh(record.id, true);
+    if (existing && record.retiredAtMs !== null) this.bus.emit('device.removed', { id: record.id });
   }
 
-  remove(id: string): void {
+  remove(id: string, origin: ChangeOrigin = 'here'): void {
     const live = this.state.get(id);
     if (!live) return;
     this.byKey.clear();
     if (live.record.keyHash) this.byKeyHash.delete(live.record.keyHash);
     this.state.delete(id);
-    this.bus.emit('device.removed', { id });
+    if (origin === 'here') this.bus.emit('device.removed', { id });
+  }
+
+  /** A device's record changed on another instance: loaded again from the storage (gone: purged). */
+  async reloadRecord(id: string): Promise<void> {
+    const record = await this.repo.findById(id);
+    if (record) this.upsert(record, 'elsewhere');
+    else this.remove(id, 'elsewhere');
+  }
+
+  /** What the device's owner (another instance) reported: this instance's replica follows it. */
+  applyRemote(device: Device): void {
+    const live = this.state.get(device.id);
+    if (!live || this.placement.owns(device.id)) return;
+    const lastSeenMs = device.lastSeen === null ? null : Date.parse(device.lastSeen);
+    if (lastSeenMs !== null && (live.record.lastSeenMs === null || lastSeenMs > live.record.lastSeenMs)) live.record.lastSeenMs = lastSeenMs;
+    live.online = device.status === 'online';
+    live.lastCommand = device.lastCommand;
+    live.lastSeenPushedMs = Date.now();
+    if (device.config && 'state' in device.config) live.record.gateState = device.config.state;
+    if (device.reading) this.applyRemoteReading(device.id, device.reading);
+  }
+
+  /** A reading another instance stored: the replica's current reading moves forward. */
+  applyRemoteReading(id: string, reading: Reading): void {
+    const live = this.state.get(id);
+    if (!live || this.placement.owns(id)) return;
+    const tsMs = Date.parse(reading.ts);
+    if (!isNewerReading(live.record.reading?.tsMs, tsMs)) return;
+    live.record.reading =
+      typeof reading.value === 'number'
+        ? { valueNum: reading.value, valueText: null, status: reading.status, tsMs }
+        : { valueNum: null, valueText: reading.value, status: reading.status, tsMs };
+  }
+
+  /** Publishes every device this instance decides for again (the other instances' replicas were lost with Redis). */
+  announceAll(): void {
+    for (const id of this.state.keys()) if (this.placement.owns(id)) this.refresh(id, true);
   }
 
   /** Writes lastSeen of devices heard since the last flush. */

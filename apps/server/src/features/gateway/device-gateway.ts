@@ -1,5 +1,6 @@
 import type { CommandStatus, DeviceCommand } from '@agua/shared';
 import { AppError } from '../../lib/errors';
+import { SOLO, type Placement } from '../cluster/placement';
 import type { CommandsService } from '../commands/commands.service';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
@@ -16,6 +17,8 @@ export interface DeviceGatewayDeps {
   telemetry: TelemetryService;
   commands: CommandsService;
   metrics?: IngestMetrics;
+  /** Several instances: the instance a device's traffic reaches becomes its owner. */
+  placement?: Placement;
 }
 
 /**
@@ -25,7 +28,11 @@ export interface DeviceGatewayDeps {
  * handed out and acknowledged.
  */
 export class DeviceGateway {
-  constructor(private readonly deps: DeviceGatewayDeps) {}
+  private readonly placement: Placement;
+
+  constructor(private readonly deps: DeviceGatewayDeps) {
+    this.placement = deps.placement ?? SOLO;
+  }
 
   /**
    * The device a key belongs to: 401 without or with an unknown key, 403 when disabled. A device
@@ -36,6 +43,7 @@ export class DeviceGateway {
     const device = key.length <= MAX_KEY_LENGTH ? this.deps.devices.findByKey(key) : undefined;
     if (!device) throw new AppError(401, 'DEVICE_KEY_INVALID');
     if (!device.enabled) throw new AppError(403, 'DEVICE_DISABLED');
+    this.placement.claim(device.id);
     this.deps.devices.heard(device.id);
     return device;
   }
@@ -69,6 +77,7 @@ export class DeviceGateway {
 
   /** Any contact of an authenticated device (an MQTT publish of any kind). */
   heard(deviceId: string): void {
+    this.placement.claim(deviceId);
     this.deps.devices.heard(deviceId);
   }
 

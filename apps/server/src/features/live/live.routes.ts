@@ -8,6 +8,7 @@ import type { AuthService } from '../auth/auth.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { Metrics } from '../metrics/metrics';
 import { toUser } from '../users/user.mapper';
+import type { UserRecord } from '../users/users.repository';
 
 /** Readings of a device are coalesced to the latest, but never held back longer than this (API.md). */
 const COALESCE_MS = 25;
@@ -25,6 +26,7 @@ interface LiveClient {
   socket: WebSocket;
   sessionId: string;
   userId: string;
+  user: UserRecord;
 }
 
 /** The TCP socket under a ws WebSocket (ws keeps it as `_socket`; it has no public accessor). */
@@ -43,6 +45,7 @@ function textFrame(text: string): Buffer {
 }
 
 export interface LiveRoutesOptions {
+  /** The events to show: this instance's, and with several instances the others' as well. */
   bus: EventBus;
   auth: AuthService;
   devices: DevicesService;
@@ -115,6 +118,8 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     }
   };
   const send = (event: LiveEvent) => queue(JSON.stringify(event));
+  const helloFor = (user: UserRecord) =>
+    JSON.stringify({ type: 'hello', data: { user: toUser(user), devices: opts.devices.list(), alarms: opts.openAlarms() } } satisfies LiveEvent);
 
   const flushReadings = () => {
     flushTimer = undefined;
@@ -132,6 +137,11 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
     opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
+    // The instances lost touch for a while: every socket starts again from a fresh snapshot.
+    opts.bus.on('live.resync', () => {
+      flushQueued();
+      for (const c of clients) if (c.socket.readyState === c.socket.OPEN) c.socket.send(helloFor(c.user));
+    }),
     opts.bus.on('sessions.ended', ({ sessionId, userId, exceptSessionId }) => {
       for (const c of clients) {
         const ended = sessionId ? c.sessionId === sessionId : c.userId === userId && c.sessionId !== exceptSessionId;
@@ -178,7 +188,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     },
     (socket, req) => {
       const auth = req.auth!;
-      const client: LiveClient = { socket, sessionId: auth.session.id, userId: auth.user.id };
+      const client: LiveClient = { socket, sessionId: auth.session.id, userId: auth.user.id, user: auth.user };
       // What was raised before this socket's snapshot goes to the others first: the snapshot already holds it.
       flushQueued();
       clients.add(client);
@@ -186,8 +196,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       socket.on('error', () => clients.delete(client));
       // Browsers send nothing we act on; ignore input rather than trusting it.
       socket.on('message', () => undefined);
-      const hello: LiveEvent = { type: 'hello', data: { user: toUser(auth.user), devices: opts.devices.list(), alarms: opts.openAlarms() } };
-      socket.send(JSON.stringify(hello));
+      socket.send(helloFor(auth.user));
     },
   );
 }

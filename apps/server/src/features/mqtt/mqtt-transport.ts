@@ -11,6 +11,11 @@ export interface MqttTransport {
   publish(topic: string, payload: unknown, qos?: 0 | 1): Promise<void>;
   /** Whether the device holds an MQTT session (with an external broker: its status says `online`). */
   isConnected(deviceId: string): boolean;
+  /**
+   * The device moved to another instance (several instances): its session here is closed without
+   * its will, so that it holds one session in all. Nothing to do with an external broker.
+   */
+  release(deviceId: string): void;
   /** How many devices hold a session (metrics). */
   sessionCount(): number;
   /** The embedded broker's port; null with an external broker. */

@@ -162,6 +162,13 @@ export class MqttBroker implements MqttTransport {
     this.clearRetained(deviceId).catch((err: unknown) => this.opts.log.error({ err, deviceId }, 'clearing retained mqtt messages failed'));
   }
 
+  release(deviceId: string): void {
+    const session = this.sessions.get(deviceId);
+    if (!session) return;
+    this.revoked.add(session);
+    session.close();
+  }
+
   /** Publishes an empty retained message (MQTT's "delete") on every retained topic of the device. */
   private async clearRetained(deviceId: string): Promise<void> {
     await Promise.all(

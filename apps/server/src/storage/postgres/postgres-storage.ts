@@ -64,8 +64,11 @@ export async function openPostgresStorage(
     log: FastifyBaseLogger;
     applicationName?: string;
     waitMs?: number;
-    /** False for what is not a serving instance (a command-line tool) and never holds the database alone. */
-    exclusive?: boolean;
+    /**
+     * How this process holds the database: alone (a lone instance), shared with the other
+     * instances of a cluster (REDIS_URL), or not at all (a command-line tool).
+     */
+    hold?: 'alone' | 'shared' | 'none';
   },
 ): Promise<PostgresStorage> {
   const pool = new pg.Pool({
@@ -85,7 +88,8 @@ export async function openPostgresStorage(
   pool.on('connect', (client) =>
     client.on('error', (err) => opts.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'a PostgreSQL connection failed')),
   );
-  const instanceLock = opts.exclusive === false ? null : new SingleInstanceLock(url, opts.log, describeDatabase(url));
+  const hold = opts.hold ?? 'alone';
+  const instanceLock = hold === 'none' ? null : new SingleInstanceLock(url, opts.log, describeDatabase(url), hold === 'shared');
   try {
     await waitForServer(pool, url, opts.log, opts.waitMs ?? START_WAIT_MS);
     await instanceLock?.acquire(INSTANCE_WAIT_MS);

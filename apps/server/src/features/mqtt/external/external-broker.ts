@@ -99,6 +99,11 @@ export class ExternalBroker implements MqttTransport {
     return null;
   }
 
+  /** The device's one session is with the broker, shared by every instance: nothing to close. */
+  release(): void {
+    // nothing held here
+  }
+
   isConnected(deviceId: string): boolean {
     return this.online.has(deviceId);
   }

@@ -1,0 +1,107 @@
+import { hostname } from 'node:os';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/env';
+import type { BackgroundJob } from '../../lib/background-jobs';
+import { unauthorized } from '../../lib/errors';
+import { EventBus } from '../../lib/event-bus';
+import type { AlarmEngine } from '../alarms/alarm-engine';
+import type { AlarmRulesService } from '../alarms/alarm-rules.service';
+import type { CommandsService, RemoteIssue } from '../commands/commands.service';
+import type { DevicesService } from '../devices/devices.service';
+import type { MqttTransport } from '../mqtt/mqtt-transport';
+import type { UsersRepository } from '../users/users.repository';
+import { Cluster } from './cluster';
+import { EventBridge } from './event-bridge';
+import { Leadership } from './leadership';
+import { DeviceOwnership } from './ownership';
+import { connectRedis } from './redis-link';
+
+/** The features a cluster member connects: what keeps replicas, and what runs a device's work. */
+export interface ClusterFeatures {
+  bus: EventBus;
+  devices: DevicesService;
+  commands: CommandsService;
+  alarmEngine: AlarmEngine;
+  alarmRules: AlarmRulesService;
+  mqtt: MqttTransport;
+  users: UsersRepository;
+  /** Alarm changes stored elsewhere may carry notifications to send. */
+  alarmChanged(): void;
+}
+
+/** This instance as one of several (REDIS_URL): see ADR 013. */
+export interface ClusterMember {
+  cluster: Cluster;
+  leadership: Leadership;
+  ownership: DeviceOwnership;
+  /** What the live sockets show: this instance's events and the others'. */
+  feed: EventBus;
+  wire(features: ClusterFeatures): void;
+  /** Joins (subscriptions, heartbeat, leadership, leases) when the server starts; leaves when it stops. */
+  job: BackgroundJob;
+}
+
+/**
+ * A name for this instance among the others: INSTANCE_ID, else host name and port (SCALE.md).
+ * The name stored in the database would be every instance's, since they share it.
+ */
+export function clusterInstanceId(config: Config): string {
+  if (config.instanceId) return config.instanceId;
+  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua';
+  return config.port === 0 ? `${host}-${process.pid}` : `${host}-${config.port}`;
+}
+
+/** Connects to Redis (waiting up to 60 s at start) and makes this instance a member of the cluster. */
+export async function joinCluster(config: Config & { redisUrl: string; databaseUrl: string }, instanceId: string, log: FastifyBaseLogger): Promise<ClusterMember> {
+  const link = await connectRedis(config.redisUrl, log, { instanceId });
+  const cluster = new Cluster(link, instanceId, log);
+  const leadership = new Leadership(config.databaseUrl, log);
+  const ownership = new DeviceOwnership(cluster, link.commands, () => leadership.isLeader(), log);
+  const feed = new EventBus();
+  let bridge: EventBridge | null = null;
+  log.info({ redis: link.describe, instance: instanceId }, 'several instances: joined through Redis');
+  return {
+    cluster,
+    leadership,
+    ownership,
+    feed,
+    wire: (f) => {
+      ownership.useHooks({
+        adopted: (deviceId) => {
+          f.commands.adopt(deviceId).catch((err: unknown) => log.error({ err, deviceId }, 'loading the command in flight of a device taken over failed'));
+          f.alarmEngine.adoptDevice(deviceId).catch(() => undefined);
+        },
+        released: (deviceId) => {
+          f.mqtt.release(deviceId);
+          f.commands.release(deviceId);
+        },
+      });
+      f.commands.useRouter({
+        holderOf: (deviceId) => ownership.holderOf(deviceId),
+        issueOn: (instance, request) => cluster.call(instance, 'command.issue', request),
+      });
+      cluster.serve('command.issue', async (args) => {
+        const request = args as RemoteIssue;
+        const user = await f.users.findById(request.userId);
+        if (!user) throw unauthorized();
+        return f.commands.issue(user, request.deviceId, request.command, request.ip, true);
+      });
+      bridge = new EventBridge(cluster, f.bus, feed, { devices: f.devices, alarms: f.alarmEngine, rules: f.alarmRules, alarmChanged: f.alarmChanged }, log);
+    },
+    job: {
+      name: 'cluster (Redis, leadership, device leases)',
+      start: async () => {
+        bridge?.start();
+        await cluster.start();
+        await leadership.start();
+        ownership.start();
+      },
+      stop: async () => {
+        ownership.stop();
+        bridge?.stop();
+        await leadership.stop();
+        await cluster.close();
+      },
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ErrorCode } from '@agua/shared';
+import { AppError } from '../../lib/errors';
+import type { RedisLink } from './redis-link';
+
+/** Every instance listens here; directed messages go to `agua:instance:{id}`. */
+const BROADCAST = 'agua:events';
+const channelOf = (instanceId: string) => `agua:instance:${instanceId}`;
+/** An instance says it is alive this often; one not heard for PEER_DEAD_MS counts as gone. */
+const HEARTBEAT_MS = 2_000;
+const PEER_DEAD_MS = 10_000;
+/** How long a call to another instance (a command for a device it holds) may take. */
+const CALL_TIMEOUT_MS = 5_000;
+
+export interface ClusterMessage {
+  from: string;
+  kind: string;
+  body: unknown;
+}
+
+type Handler = (body: unknown, from: string) => void;
+type CallHandler = (args: unknown) => Promise<unknown>;
+
+interface WireError {
+  status: number;
+  code: ErrorCode;
+  details?: unknown;
+}
+
+/**
+ * The instances of one installation, talking through Redis pub/sub: broadcasts to all, messages
+ * to one, calls to one with an answer, and who is alive. Redis keeps none of it: a message sent
+ * while Redis is away is lost (callers say what that means for them), and when the subscription
+ * comes back `onReconnect` tells every feature to publish what it holds again.
+ */
+export class Cluster {
+  private readonly handlers = new Map<string, Handler>();
+  private readonly callHandlers = new Map<string, CallHandler>();
+  private readonly pendingCalls = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }>();
+  private readonly peers = new Map<string, number>();
+  private readonly reconnectListeners: Array<() => void> = [];
+  private heartbeat: NodeJS.Timeout | undefined;
+  private everReady = false;
+  private closed = false;
+
+  constructor(
+    private readonly link: RedisLink,
+    readonly instanceId: string,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(): Promise<void> {
+    const { subscriber } = this.link;
+    subscriber.on('message', (_channel: string, raw: string) => this.receive(raw));
+    subscriber.on('ready', () => {
+      if (!this.everReady || this.closed) return;
+      this.log.warn({ redis: this.link.describe }, 'Redis is back: publishing this instance\'s state again');
+      for (const listener of this.reconnectListeners) listener();
+    });
+    subscriber.on('close', () => {
+      if (this.everReady && !this.closed) this.log.warn({ redis: this.link.describe }, 'Redis connection lost; ingest goes on, live events between instances wait for it');
+    });
+    await subscriber.subscribe(BROADCAST, channelOf(this.instanceId));
+    this.everReady = true;
+    this.beat();
+    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    for (const [id, call] of this.pendingCalls) {
+      clearTimeout(call.timer);
+      call.reject(new AppError(503, 'SERVICE_UNAVAILABLE'));
+      this.pendingCalls.delete(id);
+    }
+    await this.link.close();
+  }
+
+  /** Whether messages flow between the instances right now. */
+  connected(): boolean {
+    return this.link.subscriber.status === 'ready' && this.link.commands.status === 'ready';
+  }
+
+  /** Whether an instance was heard within PEER_DEAD_MS (this one always is). */
+  isAlive(instanceId: string): boolean {
+    if (instanceId === this.instanceId) return true;
+    const at = this.peers.get(instanceId);
+    return at !== undefined && Date.now() - at <= PEER_DEAD_MS;
+  }
+
+  on(kind: string, handler: Handler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
+  }
+
+  /** To every other instance. Fire and forget: with Redis away it is dropped (logged at debug). */
+  broadcast(kind: string, body: unknown): void {
+    this.publish(BROADCAST, kind, body);
+  }
+
+  send(to: string, kind: string, body: unknown): void {
+    this.publish(channelOf(to), kind, body);
+  }
+
+  /** Serves calls of `op` from other instances; an AppError travels back as itself. */
+  serve(op: string, handler: CallHandler): void {
+    this.callHandlers.set(op, handler);
+  }
+
+  /** Calls `op` on another instance: its answer, its AppError, or 503 SERVICE_UNAVAILABLE when it does not answer in time. */
+  call<T>(to: string, op: string, args: unknown): Promise<T> {
+    const id = randomUUID();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingCalls.delete(id);
+        reject(new AppError(503, 'SERVICE_UNAVAILABLE'));
+      }, CALL_TIMEOUT_MS);
+      this.pendingCalls.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
+      this.send(to, 'call', { id, op, args });
+    });
+  }
+
+  private beat(): void {
+    this.broadcast('alive', null);
+  }
+
+  private publish(channel: string, kind: string, body: unknown): void {
+    if (this.closed) return;
+    const message: ClusterMessage = { from: this.instanceId, kind, body };
+    this.link.commands.publish(channel, JSON.stringify(message)).catch((err: Error) => this.log.debug({ err: err.message, kind }, 'cluster message not sent'));
+  }
+
+  private receive(raw: string): void {
+    let message: ClusterMessage;
+    try {
+      message = JSON.parse(raw) as ClusterMessage;
+    } catch {
+      return;
+    }
+    if (typeof message?.from !== 'string' || message.from === this.instanceId) return;
+    this.peers.set(message.from, Date.now());
+    try {
+      if (message.kind === 'call') this.answer(message.from, message.body as { id: string; op: string; args: unknown });
+      else if (message.kind === 'reply') this.settle(message.body as { id: string; ok: boolean; value?: unknown; error?: WireError });
+      else this.handlers.get(message.kind)?.(message.body, message.from);
+    } catch (err) {
+      this.log.error({ err, kind: message.kind, from: message.from }, 'a cluster message could not be applied');
+    }
+  }
+
+  private answer(from: string, call: { id: string; op: string; args: unknown }): void {
+    const handler = this.callHandlers.get(call.op);
+    const reply = (body: unknown) => this.send(from, 'reply', body);
+    if (!handler) return reply({ id: call.id, ok: false, error: { status: 503, code: 'SERVICE_UNAVAILABLE' } });
+    handler(call.args).then(
+      (value) => reply({ id: call.id, ok: true, value }),
+      (err: unknown) => {
+        if (err instanceof AppError) reply({ id: call.id, ok: false, error: { status: err.statusCode, code: err.code, details: err.details } });
+        else {
+          this.log.error({ err, op: call.op }, 'a call from another instance failed');
+          reply({ id: call.id, ok: false, error: { status: 500, code: 'INTERNAL_ERROR' } });
+        }
+      },
+    );
+  }
+
+  private settle(reply: { id: string; ok: boolean; value?: unknown; error?: WireError }): void {
+    const call = this.pendingCalls.get(reply.id);
+    if (!call) return;
+    this.pendingCalls.delete(reply.id);
+    clearTimeout(call.timer);
+    if (reply.ok) call.resolve(reply.value);
+    else call.reject(new AppError(reply.error!.status, reply.error!.code, reply.error!.details));
+  }
+}
