@@ -26,7 +26,7 @@ import commandsRoutes from './features/commands/commands.routes';
 import { CommandsService } from './features/commands/commands.service';
 import { GateTravelWatch } from './features/commands/travel-watch';
 import { clusterInstanceId, joinCluster, type ClusterMember } from './features/cluster/cluster.module';
-import { SOLO } from './features/cluster/placement';
+import { SOLO } from './lib/placement';
 import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DeviceGateway } from './features/gateway/device-gateway';
 import deviceRoutes from './features/gateway/device.routes';

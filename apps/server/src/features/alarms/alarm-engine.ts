@@ -26,7 +26,7 @@ import { newId } from '../../lib/ids';
 import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
-import { SOLO, type Placement } from '../cluster/placement';
+import { SOLO, type Placement } from '../../lib/placement';
 import type { AlarmRulesService } from './alarm-rules.service';
 import { fromAlarm, toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepository, type Person } from './alarms.repository';
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Cluster } from './cluster';
-import type { Placement } from './placement';
+import type { Placement } from '../../lib/placement';
 
 /** A device's owner holds its lease this long without renewing it; renewed every RENEW_MS. */
 const LEASE_MS = 15_000;

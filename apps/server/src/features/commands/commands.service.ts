@@ -14,7 +14,7 @@ import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { AuditService } from '../audit/audit.service';
-import { SOLO, type Placement } from '../cluster/placement';
+import { SOLO, type Placement } from '../../lib/placement';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';

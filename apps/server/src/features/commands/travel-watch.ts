@@ -1,7 +1,7 @@
 import { DEFAULT_TRAVEL_TIMEOUT_S, GATE_TRAVEL_TARGET, isGateMoving, type GateState } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
-import { SOLO, type Placement } from '../cluster/placement';
+import { SOLO, type Placement } from '../../lib/placement';
 
 /** Where a gate command sends a gate. */
 const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };

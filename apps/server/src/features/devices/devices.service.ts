@@ -1,6 +1,6 @@
 import { isNewerReading, type Command, type Device, type GateState, type Reading } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
-import { SOLO, type Placement } from '../cluster/placement';
+import { SOLO, type Placement } from '../../lib/placement';
 import { hashDeviceKey } from './device-keys';
 import { offlineAfterS, toDevice } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';

@@ -1,6 +1,6 @@
 import type { CommandStatus, DeviceCommand } from '@agua/shared';
 import { AppError } from '../../lib/errors';
-import { SOLO, type Placement } from '../cluster/placement';
+import { SOLO, type Placement } from '../../lib/placement';
 import type { CommandsService } from '../commands/commands.service';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
