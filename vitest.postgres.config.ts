@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['apps/server/test/**/*.test.ts'],
-    exclude: ['**/*.sqlite.test.ts', 'apps/server/test/postgres/**', '**/node_modules/**'],
+    exclude: ['**/*.sqlite.test.ts', 'apps/server/test/postgres/**', 'apps/server/test/cluster/**', '**/node_modules/**'],
     env: { TEST_DATABASE: 'postgres' },
     globalSetup: ['apps/server/test/helpers/postgres-global-setup.ts'],
     pool: 'forks',

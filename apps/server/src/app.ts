@@ -69,6 +69,7 @@ import openapiPlugin from './plugins/openapi';
 import securityHeadersPlugin from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
+import { oneAtATime } from './storage/serialize';
 import { openConfiguredStorage, type Storage } from './storage/storage';
 import { DiskSpaceWatch } from './storage/disk-space';
 import { SettingsRepository } from './storage/settings.repository';
@@ -277,7 +278,10 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
 }
 
 /** Levels Prometheus reads at each scrape (counters are counted where things happen). */
-function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTransport; alarmEngine: AlarmEngine }): void {
+function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTransport; alarmEngine: AlarmEngine; member: ClusterMember | null }): void {
+  const { member } = from;
+  metrics.level('agua_leader', 'Whether this instance runs the shared background work (1 = leader; always 1 for a single instance)', [], () => [[{}, member ? Number(member.leadership.isLeader()) : 1]]);
+  if (member) metrics.level('agua_devices_owned', 'Devices whose work runs on this instance (several instances)', [], () => [[{}, member.ownership.ownedCount()]]);
   metrics.level('agua_mqtt_sessions', 'Devices holding an MQTT session (with an external broker: whose status says online)', [], () => [[{}, from.mqtt.sessionCount()]]);
   metrics.level('agua_alarms_open', 'Open alarms (active or unacknowledged), by priority', ['priority'], () => {
     const byPriority = new Map<number, number>();
@@ -363,7 +367,8 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
     maxFailuresPerUser: config.loginMaxFailuresPerUser,
     maxFailuresPerAddress: config.loginMaxFailuresPerAddress,
   });
-  if (config.demo && (await seedDemo(users, devicesRepo, keyPepper))) app.log.info('demo data seeded');
+  // Instances starting at once on one PostgreSQL: the first seeds, the others find it done.
+  if (config.demo && (await oneAtATime(storage, 'agua.demo-seed', () => seedDemo(users, devicesRepo, keyPepper)))) app.log.info('demo data seeded');
   const devices = new DevicesService(devicesRepo, bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper, placement });
   const commandsRepo = new CommandsRepository(storage.db);
   await devices.load(async (id) => {
@@ -427,6 +432,6 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       },
     }),
   });
-  measureLevels(metrics, { storage, mqtt, alarmEngine });
+  measureLevels(metrics, { storage, mqtt, alarmEngine, member });
   return { config, instanceId, metrics, storage, bus, member, users, usersService, audit, auditRepo, auth, devices, devicesRepo, telemetry, gateway, readingsWriter, mqtt, commands, commandsRepo, deviceAdmin, readings, history, alarmRules, alarmEngine, alarms, notifications, retention, storageHealth, disk };
 }
