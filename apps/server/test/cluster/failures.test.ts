@@ -1,0 +1,161 @@
+// SCALE.md "Proof on one machine", the failures: an instance killed with SIGKILL under load, and
+// Redis restarted under load.
+import { afterEach, describe, expect, it } from 'vitest';
+import mqtt, { type MqttClient } from 'mqtt';
+import pg from 'pg';
+import { killGroup } from '../helpers/child-server';
+import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';
+import { demoKey } from '../helpers/server';
+import { GATE_1, LEVEL_1, LEVEL_2, levelMsg, sleep, waitFor } from '../helpers/protocol';
+
+let c: TestCluster | undefined;
+afterEach(async () => {
+  await c?.destroy();
+  c = undefined;
+}, 60_000);
+
+function connectGate(instance: Instance): Promise<MqttClient> {
+  return new Promise((resolve, reject) => {
+    const client = mqtt.connect(instance.mqttUrl, { protocolVersion: 4, clientId: GATE_1, username: GATE_1, password: demoKey(GATE_1), reconnectPeriod: 0, connectTimeout: 5000 });
+    client.once('connect', () => resolve(client));
+    client.once('error', reject);
+  });
+}
+
+/** Posts one reading; the status, or 0 when the instance did not answer. */
+async function post(instance: Instance, deviceId: string, body: unknown): Promise<number> {
+  try {
+    const res = await fetch(`${instance.url}/api/v1/telemetry`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': demoKey(deviceId) },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(5000),
+    });
+    await res.arrayBuffer();
+    return res.status;
+  } catch {
+    return 0;
+  }
+}
+
+/** The stored values of a device's readings (one per acknowledged seq: value = seq). */
+async function storedValues(databaseUrl: string, deviceId: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: number }>('SELECT value_num::float8 AS v FROM readings WHERE device_id = $1 ORDER BY value_num', [deviceId]);
+    return rows.map((r) => Number(r.v));
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A device that sends readings seq 0, 1, 2… (value = seq / 1000 m) to its instance and, like the
+ * firmware, sends again what was not acknowledged — to the other instance once its own is gone.
+ */
+function loadOf(deviceId: string, targets: () => Instance[], acked: Set<number>, until: () => boolean): Promise<void> {
+  const base = Date.now() - 120_000;
+  return (async () => {
+    let seq = 0;
+    while (!until()) {
+      const body = levelMsg(deviceId, seq / 1000, { seq, boot: 'kill', ts: base + seq });
+      for (const target of targets()) {
+        if ((await post(target, deviceId, body)) === 202) {
+          acked.add(seq);
+          break;
+        }
+      }
+      if (acked.has(seq)) seq++;
+      else await sleep(20);
+    }
+  })();
+}
+
+describe('failures of several instances', () => {
+  it('kill -9 of the leader under load: every acknowledged reading stored exactly once, its device reconnects elsewhere online, leadership and its devices\' timers move', async () => {
+    c = await startCluster(['kill-a', 'kill-b', 'kill-c'], { DEVICE_OFFLINE_AFTER_S: '4' });
+    const [A, B, C] = c.instances as [Instance, Instance, Instance];
+    await waitFor(async () => ((await c!.isLeader(A)) ? true : null), 15_000, 200);
+    const live = await c.live(C, await c.login(C));
+    const gate = await connectGate(A);
+    await live.next((f) => f.type === 'device.updated' && f.data.id === GATE_1 && f.data.status === 'online', 3000);
+
+    let aDead = false;
+    let stop = false;
+    const acked1 = new Set<number>();
+    const acked2 = new Set<number>();
+    const load = Promise.all([
+      // LEVEL_1 goes to A while it lives, then to B; LEVEL_2 only ever to A, then falls silent.
+      loadOf(LEVEL_1, () => (aDead ? [B] : [A, B]), acked1, () => stop),
+      loadOf(LEVEL_2, () => [A], acked2, () => stop || aDead),
+    ]);
+    await waitFor(() => (acked1.size > 50 && acked2.size > 50 ? true : null), 15_000);
+    killGroup(A.child, 'SIGKILL');
+    aDead = true;
+    const killedAt = Date.now();
+
+    // The gate reconnects through the balancer — here: to C — and is online, once.
+    await new Promise<void>((resolve) => (gate.connected ? gate.once('close', () => resolve()) : resolve()));
+    const gateAgain = await connectGate(C);
+    await waitFor(async () => ((await c!.isLeader(B)) || (await c!.isLeader(C)) ? true : null), 30_000, 250);
+    const tookOverS = (Date.now() - killedAt) / 1000;
+    expect(tookOverS).toBeLessThan(30);
+    await sleep(1000);
+    stop = true;
+    await load;
+
+    // Every acknowledged reading is stored, exactly once.
+    const values1 = await storedValues(c.databaseUrl, LEVEL_1);
+    const values2 = await storedValues(c.databaseUrl, LEVEL_2);
+    for (const [values, acked] of [[values1, acked1], [values2, acked2]] as const) {
+      expect(new Set(values).size).toBe(values.length);
+      const stored = new Set(values.map((v) => Math.round(v * 1000)));
+      for (const seq of acked) expect(stored.has(seq)).toBe(true);
+    }
+
+    // LEVEL_2's instance is gone and it is silent: it goes offline once, reported by whoever runs its timers now.
+    await live.next((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'offline', 25_000);
+    await sleep(2000);
+    const offline2 = live.frames.filter((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'offline');
+    expect(offline2).toHaveLength(1);
+    // The gate never showed offline on C: it reconnected long before its silence would count.
+    const gateStates = live.frames.filter((f) => f.type === 'device.updated' && f.data.id === GATE_1).map((f) => f.data.status as string);
+    expect(gateStates).not.toContain('offline');
+    expect(gateStates.at(-1)).toBe('online');
+    gateAgain.end(true);
+    live.close();
+  }, 120_000);
+
+  it('Redis restarted under load: ingest never stops, live sockets get a fresh snapshot, events flow between instances again', async () => {
+    c = await startCluster(['redis-a', 'redis-b']);
+    const [A, B] = c.instances as [Instance, Instance];
+    const live = await c.live(B, await c.login(B));
+    const statuses: number[] = [];
+    let stop = false;
+    const load = (async () => {
+      for (let i = 0; !stop; i++) {
+        statuses.push(await post(i % 2 === 0 ? A : B, LEVEL_1, levelMsg(LEVEL_1, 2 + (i % 100) / 1000)));
+        await sleep(10);
+      }
+    })();
+    await sleep(500);
+    await c.redis.stop();
+    await sleep(2000);
+    const whileAway = statuses.length;
+    await c.redis.start();
+    const mark = live.frames.length;
+    await live.next((f) => f.type === 'hello', 15_000, mark);
+    await sleep(500);
+    stop = true;
+    await load;
+    expect(statuses.length).toBeGreaterThan(whileAway);
+    expect(statuses.filter((s) => s !== 202)).toEqual([]);
+
+    // Back in touch: a reading posted to A reaches B's socket.
+    const res = await fetch(`${A.url}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(LEVEL_1) }, body: JSON.stringify(levelMsg(LEVEL_1, 7.654)) });
+    expect(res.status).toBe(202);
+    await live.next((f) => f.type === 'reading.created' && f.data.reading.value === 7.654, 5000);
+    live.close();
+  }, 90_000);
+});
