@@ -261,8 +261,8 @@ function backgroundJobs(ctx: AppContext, log: FastifyBaseLogger): BackgroundJobs
       // The outbox: what a previous run left unsent goes first.
       .add({ name: 'notification sender', start: () => ctx.notifications.sender.start(), stop: () => ctx.notifications.sender.stop() }, leaderOnly)
       .every('notification escalation', 5_000, () => ctx.notifications.service.escalate(ctx.alarmEngine.open()), leaderOnly)
-      // Users are edited elsewhere: who is told catches up within this.
-      .every('notification recipients', 15_000, () => ctx.notifications.directory.reload(), leaderOnly)
+      // Users are edited elsewhere: who is told catches up within this (every instance plans notices with its alarm changes).
+      .every('notification recipients', 15_000, () => ctx.notifications.directory.reload())
       .every('command lifecycle (timeouts, re-delivery)', 1_000, () => ctx.commands.tick())
       .every('device offline sweep', 1_000, () => ctx.devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.

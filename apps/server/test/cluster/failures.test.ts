@@ -127,21 +127,25 @@ describe('failures of several instances', () => {
     live.close();
   }, 120_000);
 
-  it('Redis restarted under load: ingest never stops, live sockets get a fresh snapshot, events flow between instances again', async () => {
-    c = await startCluster(['redis-a', 'redis-b']);
+  it('Redis away for longer than an instance\'s silence counts, under load: ingest never stops, no live device is taken for offline, sockets get a fresh snapshot, events flow again', async () => {
+    c = await startCluster(['redis-a', 'redis-b'], { DEVICE_OFFLINE_AFTER_S: '3' });
     const [A, B] = c.instances as [Instance, Instance];
-    const live = await c.live(B, await c.login(B));
+    await waitFor(async () => ((await c!.isLeader(A)) ? true : null), 15_000, 200);
+    // A, the leader, watches; LEVEL_2 talks only to B, LEVEL_1 to both in turn.
+    const live = await c.live(A, await c.login(A));
     const statuses: number[] = [];
     let stop = false;
     const load = (async () => {
       for (let i = 0; !stop; i++) {
         statuses.push(await post(i % 2 === 0 ? A : B, LEVEL_1, levelMsg(LEVEL_1, 2 + (i % 100) / 1000)));
-        await sleep(10);
+        if (i % 10 === 0) statuses.push(await post(B, LEVEL_2, levelMsg(LEVEL_2, 1 + (i % 100) / 1000)));
+        await sleep(20);
       }
     })();
-    await sleep(500);
+    await live.next((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'online', 5000);
     await c.redis.stop();
-    await sleep(2000);
+    // Longer than both the offline timeout and the 10 s after which a silent instance counts as gone.
+    await sleep(13_000);
     const whileAway = statuses.length;
     await c.redis.start();
     const mark = live.frames.length;
@@ -151,11 +155,15 @@ describe('failures of several instances', () => {
     await load;
     expect(statuses.length).toBeGreaterThan(whileAway);
     expect(statuses.filter((s) => s !== 202)).toEqual([]);
+    const offline = live.frames.filter((f) => f.type === 'device.updated' && [LEVEL_1, LEVEL_2].includes(f.data.id) && f.data.status === 'offline');
+    expect(offline).toEqual([]);
+    const hello = live.frames.slice(mark).find((f) => f.type === 'hello')!;
+    expect(hello.data.devices.find((d: { id: string }) => d.id === LEVEL_2).status).toBe('online');
 
-    // Back in touch: a reading posted to A reaches B's socket.
-    const res = await fetch(`${A.url}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(LEVEL_1) }, body: JSON.stringify(levelMsg(LEVEL_1, 7.654)) });
+    // Back in touch: a reading posted to B reaches A's socket.
+    const res = await fetch(`${B.url}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(LEVEL_2) }, body: JSON.stringify(levelMsg(LEVEL_2, 4.567)) });
     expect(res.status).toBe(202);
-    await live.next((f) => f.type === 'reading.created' && f.data.reading.value === 7.654, 5000);
+    await live.next((f) => f.type === 'reading.created' && f.data.reading.value === 4.567, 5000);
     live.close();
   }, 90_000);
 });

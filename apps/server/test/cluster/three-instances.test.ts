@@ -35,7 +35,7 @@ describe('three instances on one database and one Redis', () => {
       const states = await Promise.all(c.instances.map((i) => c.isLeader(i)));
       return states.filter((s) => s === true).length === 1 ? states : null;
     }, 15_000, 200);
-    expect(leaders.filter(Boolean)).toHaveLength(1);
+    expect(leaders!.filter(Boolean)).toHaveLength(1);
   });
 
   it('a reading posted to A reaches a live socket on C, and every instance lists it as the current reading', async () => {
@@ -51,7 +51,7 @@ describe('three instances on one database and one Redis', () => {
         const d = list.find((x) => x.id === LEVEL_1);
         return d?.reading?.value === 4.321 ? d : null;
       }, 3000);
-      expect(device.status).toBe('online');
+      expect(device!.status).toBe('online');
     }
     live.close();
   });

@@ -41,6 +41,8 @@ export class Cluster {
   private readonly peers = new Map<string, number>();
   private readonly reconnectListeners: Array<() => void> = [];
   private heartbeat: NodeJS.Timeout | undefined;
+  /** Since when messages flow (null while Redis is away): only then does silence mean an instance is gone. */
+  private flowingSince: number | null = null;
   private everReady = false;
   private closed = false;
 
@@ -54,14 +56,17 @@ export class Cluster {
     const { subscriber } = this.link;
     subscriber.on('message', (_channel: string, raw: string) => this.receive(raw));
     subscriber.on('ready', () => {
+      this.flowingSince = Date.now();
       if (!this.everReady || this.closed) return;
       this.log.warn({ redis: this.link.describe }, 'Redis is back: publishing this instance\'s state again');
       for (const listener of this.reconnectListeners) listener();
     });
     subscriber.on('close', () => {
+      this.flowingSince = null;
       if (this.everReady && !this.closed) this.log.warn({ redis: this.link.describe }, 'Redis connection lost; ingest goes on, live events between instances wait for it');
     });
     await subscriber.subscribe(BROADCAST, channelOf(this.instanceId));
+    this.flowingSince = Date.now();
     this.everReady = true;
     this.beat();
     this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
@@ -84,11 +89,17 @@ export class Cluster {
     return this.link.subscriber.status === 'ready' && this.link.commands.status === 'ready';
   }
 
-  /** Whether an instance was heard within PEER_DEAD_MS (this one always is). */
+  /**
+   * Whether an instance was heard within PEER_DEAD_MS (this one always is). While Redis is away,
+   * and for PEER_DEAD_MS after it is back, nobody is judged gone: their silence is Redis's, and
+   * taking over their devices' timers from stale replicas would report live devices offline.
+   */
   isAlive(instanceId: string): boolean {
     if (instanceId === this.instanceId) return true;
+    const now = Date.now();
+    if (this.flowingSince === null || now - this.flowingSince < PEER_DEAD_MS) return true;
     const at = this.peers.get(instanceId);
-    return at !== undefined && Date.now() - at <= PEER_DEAD_MS;
+    return at !== undefined && now - at <= PEER_DEAD_MS;
   }
 
   on(kind: string, handler: Handler): void {

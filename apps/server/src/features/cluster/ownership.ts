@@ -9,10 +9,13 @@ const RENEW_MS = 5_000;
 const leaseKey = (deviceId: string) => `agua:device:${deviceId}:owner`;
 const epochKey = (deviceId: string) => `agua:device:${deviceId}:epoch`;
 
+/** A device's epoch counter outlives its leases by this much (a device silent for a week starts again from 1: no lease is left to compare with). */
+const EPOCH_TTL_MS = 7 * 24 * 3600 * 1000;
+
 /** A new epoch for the device, and the lease "instance:epoch" under it. */
-const CLAIM = `local e = redis.call('INCR', KEYS[2]); redis.call('SET', KEYS[1], ARGV[1] .. ':' .. e, 'PX', ARGV[2]); return e`;
+const CLAIM = `local e = redis.call('INCR', KEYS[2]); redis.call('PEXPIRE', KEYS[2], ARGV[3]); redis.call('SET', KEYS[1], ARGV[1] .. ':' .. e, 'PX', ARGV[2]); return e`;
 /** Renews the lease only while it is still this claim's. */
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[2], ARGV[3]); return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 
 export interface OwnershipHooks {
   /** This instance became the device's owner: load what the owner keeps (its command in flight). */
@@ -102,7 +105,7 @@ export class DeviceOwnership implements Placement {
 
   private takeLease(deviceId: string): void {
     this.redis
-      .eval(CLAIM, 2, leaseKey(deviceId), epochKey(deviceId), this.cluster.instanceId, LEASE_MS)
+      .eval(CLAIM, 2, leaseKey(deviceId), epochKey(deviceId), this.cluster.instanceId, LEASE_MS, EPOCH_TTL_MS)
       .then((result) => {
         const epoch = Number(result);
         if (!this.mine.has(deviceId)) return;
@@ -137,9 +140,11 @@ export class DeviceOwnership implements Placement {
 
   private async renew(): Promise<void> {
     if (this.mine.size === 0 || !this.cluster.connected()) return;
+    // Claims that never reached Redis (it was away for our commands only) are made now.
+    for (const [deviceId, epoch] of this.mine) if (epoch === 0) this.takeLease(deviceId);
     const claims = [...this.mine].filter(([, epoch]) => epoch > 0);
     const pipeline = this.redis.pipeline();
-    for (const [deviceId, epoch] of claims) pipeline.eval(RENEW, 1, leaseKey(deviceId), `${this.cluster.instanceId}:${epoch}`, LEASE_MS);
+    for (const [deviceId, epoch] of claims) pipeline.eval(RENEW, 2, leaseKey(deviceId), epochKey(deviceId), `${this.cluster.instanceId}:${epoch}`, LEASE_MS, EPOCH_TTL_MS);
     const results = await pipeline.exec().catch(() => null);
     if (!results) return;
     results.forEach(([err, renewed], i) => {

@@ -278,23 +278,29 @@ export class DevicesService {
     else this.remove(id, 'elsewhere');
   }
 
-  /** What the device's owner (another instance) reported: this instance's replica follows it. */
+  /**
+   * What another instance reported of a device. Where that instance decides for it, this
+   * instance's replica follows it whole; what only moves forward (lastSeen, the current reading)
+   * is taken in any case — several instances may store a device's readings at once (shared
+   * subscriptions of an external broker, a balancer without hashing).
+   */
   applyRemote(device: Device): void {
     const live = this.state.get(device.id);
-    if (!live || this.placement.owns(device.id)) return;
+    if (!live) return;
     const lastSeenMs = device.lastSeen === null ? null : Date.parse(device.lastSeen);
     if (lastSeenMs !== null && (live.record.lastSeenMs === null || lastSeenMs > live.record.lastSeenMs)) live.record.lastSeenMs = lastSeenMs;
+    if (device.reading) this.applyRemoteReading(device.id, device.reading);
+    if (this.placement.owns(device.id)) return;
     live.online = device.status === 'online';
     live.lastCommand = device.lastCommand;
     live.lastSeenPushedMs = Date.now();
     if (device.config && 'state' in device.config) live.record.gateState = device.config.state;
-    if (device.reading) this.applyRemoteReading(device.id, device.reading);
   }
 
-  /** A reading another instance stored: the replica's current reading moves forward. */
+  /** A reading another instance stored: the current reading moves forward only, as in the storage. */
   applyRemoteReading(id: string, reading: Reading): void {
     const live = this.state.get(id);
-    if (!live || this.placement.owns(id)) return;
+    if (!live) return;
     const tsMs = Date.parse(reading.ts);
     if (!isNewerReading(live.record.reading?.tsMs, tsMs)) return;
     live.record.reading =

@@ -29,6 +29,9 @@ export class SessionAdvisoryLock {
     client.on('error', () => undefined);
     try {
       await client.connect();
+      // A machine that vanishes (power, network) sends no FIN: PostgreSQL then frees the lock only
+      // when TCP keep-alive gives up, two hours by default. This session gives up within ~30 s.
+      await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 4');
       const fn = this.mode === 'shared' ? 'pg_try_advisory_lock_shared' : 'pg_try_advisory_lock';
       const { rows } = await client.query<{ ok: boolean }>(`SELECT ${fn}(hashtext($1)) AS ok`, [this.key]);
       if (!rows[0]!.ok || this.closed) {
