@@ -19,7 +19,7 @@ const run = (label, cmd, args, env = {}) => {
   return res.status === 0;
 };
 
-const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest'];
+const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
 const stages = [];
 if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });

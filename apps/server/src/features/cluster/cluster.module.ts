@@ -86,7 +86,13 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
         if (!user) throw unauthorized();
         return f.commands.issue(user, request.deviceId, request.command, request.ip, true);
       });
-      bridge = new EventBridge(cluster, f.bus, feed, { devices: f.devices, alarms: f.alarmEngine, rules: f.alarmRules, alarmChanged: f.alarmChanged }, log);
+      bridge = new EventBridge(cluster, f.bus, feed, {
+          devices: f.devices,
+          alarms: f.alarmEngine,
+          rules: f.alarmRules,
+          alarmChanged: f.alarmChanged,
+          heardOf: (deviceId, instance) => ownership.heardOf(deviceId, instance),
+        }, log);
     },
     job: {
       name: 'cluster (Redis, leadership, device leases)',

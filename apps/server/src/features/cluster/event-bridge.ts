@@ -32,6 +32,8 @@ export interface Replicas {
   rules: AlarmRulesService;
   /** Alarm changes stored elsewhere may carry notifications for the sender here. */
   alarmChanged(): void;
+  /** An instance acted for a device (a reading stored, its state told): a hint of who owns it. */
+  heardOf(deviceId: string, instance: string): void;
 }
 
 /**
@@ -64,9 +66,9 @@ export class EventBridge {
       });
     }
     for (const type of TO_BROWSERS) this.bus.on(type, (data) => this.feed.emit(type, data as never));
-    this.cluster.on('event', (body) => {
+    this.cluster.on('event', (body, from) => {
       const { type, data } = body as { type: EventType; data: unknown };
-      this.queue = this.queue.then(() => this.apply(type, data)).catch((err: unknown) => this.log.error({ err, type }, 'an event of another instance could not be applied'));
+      this.queue = this.queue.then(() => this.apply(type, data, from)).catch((err: unknown) => this.log.error({ err, type }, 'an event of another instance could not be applied'));
     });
     this.cluster.onReconnect(() => void this.resync());
   }
@@ -75,15 +77,17 @@ export class EventBridge {
     clearTimeout(this.resyncTimer);
   }
 
-  private async apply(type: EventType, data: unknown): Promise<void> {
+  private async apply(type: EventType, data: unknown, from: string): Promise<void> {
     const { devices, alarms, rules } = this.replicas;
     switch (type) {
       case 'reading.created': {
         const { deviceId, reading } = data as { deviceId: string; reading: Reading };
+        this.replicas.heardOf(deviceId, from);
         devices.applyRemoteReading(deviceId, reading);
         break;
       }
       case 'device.updated':
+        this.replicas.heardOf((data as Device).id, from);
         devices.applyRemote(data as Device);
         break;
       case 'command.updated':

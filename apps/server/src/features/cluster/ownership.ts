@@ -49,9 +49,11 @@ export class DeviceOwnership implements Placement {
     private readonly log: FastifyBaseLogger,
   ) {
     cluster.on('owner', (body, from) => this.claimedElsewhere(body as { deviceId: string; epoch: number }, from));
-    // A restarted Redis counts epochs from zero again: what was heard before no longer compares.
+    // A restarted Redis counts epochs from zero again: the owners heard of stay owners (their
+    // devices would otherwise fall to the leader's timers until they claim again), but any new
+    // claim outranks them.
     cluster.onReconnect(() => {
-      this.elsewhere.clear();
+      for (const owner of this.elsewhere.values()) owner.epoch = 0;
       for (const deviceId of this.mine.keys()) {
         this.mine.set(deviceId, 0);
         this.takeLease(deviceId);
@@ -118,6 +120,15 @@ export class DeviceOwnership implements Placement {
       })
       // Redis away: the device stays here; the claim is made again when Redis is back.
       .catch((err: Error) => this.log.debug({ err: err.message, deviceId }, 'device lease not taken'));
+  }
+
+  /**
+   * Another instance announced something it did for the device (a reading, a change of state):
+   * until a claim says otherwise, it is taken to be the owner. Its claim is sent after a round
+   * trip to Redis and may be lost where its events were not (Redis going away in between).
+   */
+  heardOf(deviceId: string, instance: string): void {
+    if (!this.mine.has(deviceId) && !this.elsewhere.has(deviceId)) this.elsewhere.set(deviceId, { instance, epoch: 0 });
   }
 
   private claimedElsewhere(claim: { deviceId: string; epoch: number }, from: string): void {
