@@ -99,8 +99,8 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
       start: async () => {
         bridge?.start();
         await cluster.start();
+        await ownership.start();
         await leadership.start();
-        ownership.start();
       },
       stop: async () => {
         ownership.stop();

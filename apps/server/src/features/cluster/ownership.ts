@@ -17,6 +17,12 @@ const CLAIM = `local e = redis.call('INCR', KEYS[2]); redis.call('PEXPIRE', KEYS
 /** Renews the lease only while it is still this claim's. */
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('PEXPIRE', KEYS[2], ARGV[3]); return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 
+/** A lease's value: "instance:epoch" (an instance name may hold colons itself). */
+function parseLease(value: string): { instance: string; epoch: number } {
+  const split = value.lastIndexOf(':');
+  return { instance: value.slice(0, split), epoch: Number(value.slice(split + 1)) };
+}
+
 export interface OwnershipHooks {
   /** This instance became the device's owner: load what the owner keeps (its command in flight). */
   adopted(deviceId: string): void;
@@ -65,9 +71,31 @@ export class DeviceOwnership implements Placement {
     this.hooks = hooks;
   }
 
-  start(): void {
+  /**
+   * Learns the owners other instances hold leases for, so that an instance started after their
+   * claims (and maybe elected leader) does not take their devices for ownerless.
+   */
+  async start(): Promise<void> {
     this.renewTimer = setInterval(() => void this.renew(), RENEW_MS);
     this.renewTimer.unref();
+    await this.learnOwners().catch((err: Error) => this.log.warn({ err: err.message }, 'device owners not read from Redis'));
+  }
+
+  private async learnOwners(): Promise<void> {
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', leaseKey('*'), 'COUNT', 1000);
+      cursor = next;
+      if (keys.length === 0) continue;
+      const holders = await this.redis.mget(keys);
+      keys.forEach((key, i) => {
+        const holder = holders[i];
+        if (!holder) return;
+        const deviceId = key.slice('agua:device:'.length, -':owner'.length);
+        const { instance, epoch } = parseLease(holder);
+        if (instance !== this.cluster.instanceId && !this.mine.has(deviceId) && !this.elsewhere.has(deviceId)) this.elsewhere.set(deviceId, { instance, epoch });
+      });
+    } while (cursor !== '0');
   }
 
   /** Stops renewing; the leases run out (a clean shutdown's devices reconnect elsewhere and are claimed there). */
@@ -168,7 +196,7 @@ export class DeviceOwnership implements Placement {
           if (this.mine.get(deviceId) !== epoch) return;
           if (holder === null) this.takeLease(deviceId);
           else {
-            const [instance, theirs] = [holder.slice(0, holder.lastIndexOf(':')), Number(holder.slice(holder.lastIndexOf(':') + 1))];
+            const { instance, epoch: theirs } = parseLease(holder);
             if (theirs > epoch) this.claimedElsewhere({ deviceId, epoch: theirs }, instance);
           }
         })
