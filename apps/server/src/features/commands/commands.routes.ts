@@ -36,7 +36,8 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       body: Type.Object({ command: Type.String({ minLength: 1, maxLength: 32 }) }),
       response: {
         202: Type.Object({ success: Type.Literal(true), message: Type.String(), commandId: Type.String() }),
-        ...errors(400, 401, 403, 404, 409, 422),
+        // 503: several instances, and the one holding the device did not answer in time.
+        ...errors(400, 401, 403, 404, 409, 422, 503),
       },
     },
     // API.md's order puts 403 first: a user without write gets it before the body is even parsed
