@@ -5,7 +5,8 @@
 // libcurl4-openssl-dev and libmosquitto-dev (the virtual board's transports), gcc-xtensa-lx106 and
 // picolibc-xtensa-lx106-elf (the microcontroller cross-compile and its size check); mosquitto with
 // its dynamic security plugin and mosquitto-clients (mosquitto_ctrl): the external-broker tests start
-// a broker of their own on a free port; haproxy: deploy/haproxy.cfg is run by a test.
+// a broker of their own on a free port; haproxy: deploy/haproxy.cfg is run by a test; redis-server:
+// the tests of several instances start a Redis of their own on a free port.
 // Installs what is missing with apt-get when running as root; otherwise stops with a clear message.
 import { execSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -32,6 +33,7 @@ const PACKAGES = [
   ['mosquitto', () => fs.existsSync('/usr/sbin/mosquitto') && fs.existsSync('/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so')],
   ['mosquitto-clients', () => onPath('mosquitto_ctrl')],
   ['haproxy', () => fs.existsSync('/usr/sbin/haproxy')],
+  ['redis-server', () => fs.existsSync('/usr/bin/redis-server')],
 ];
 const missingPackages = () => PACKAGES.filter(([, present]) => !present()).map(([name]) => name);
 
