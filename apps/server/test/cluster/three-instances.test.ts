@@ -140,6 +140,26 @@ describe('three instances on one database and one Redis', () => {
     }
   });
 
+  it('an alarm raised where its device is held is acknowledged from another instance; the holder moves it on from there', async () => {
+    const sockets = await Promise.all([A, C].map(async (i) => c.live(i, await c.login(i))));
+    // Well over the HH setpoint (90 % of 10 m), posted to A, which then holds LEVEL_1.
+    expect((await post(A, LEVEL_1, levelMsg(LEVEL_1, 9.7))).status).toBe(202);
+    const raised = await sockets[1]!.next((f) => f.type === 'alarm.updated' && f.data.deviceId === LEVEL_1 && f.data.kind === 'level_high_high' && f.data.state === 'unack', 5000);
+    const id = raised.data.id as string;
+    const cookie = await c.login(C);
+    const ack = await fetch(`${C.url}/api/v1/alarms/${id}/ack`, { method: 'POST', headers: { 'content-type': 'application/json', cookie, origin: C.url }, body: JSON.stringify({ comment: 'visto desde C' }) });
+    expect(ack.status).toBe(200);
+    expect(await ack.json()).toMatchObject({ id, state: 'ack', ackComment: 'visto desde C' });
+    for (const live of sockets) await live.next((f) => f.type === 'alarm.updated' && f.data.id === id && f.data.state === 'ack', 3000);
+    // A second acknowledgement, again from another instance, is refused by the holder as on one instance.
+    const again = await fetch(`${B.url}/api/v1/alarms/${id}/ack`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: await c.login(B), origin: B.url }, body: '{}' });
+    expect(again.status).toBe(409);
+    // The holder knew of the acknowledgement: back to normal, the alarm clears (not rtn_unack).
+    expect((await post(A, LEVEL_1, levelMsg(LEVEL_1, 2))).status).toBe(202);
+    for (const live of sockets) await live.next((f) => f.type === 'alarm.updated' && f.data.id === id && f.data.state === 'cleared', 3000);
+    sockets.forEach((s) => s.close());
+  });
+
   it('readings of one device sent to A and B in turn are each stored once, in order', async () => {
     const base = Date.now() - 60_000;
     for (let seq = 0; seq < 20; seq++) {

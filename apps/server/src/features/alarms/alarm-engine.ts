@@ -70,6 +70,19 @@ const NOTHING_STAGED = { changes: [] as AlarmChange[], committed: () => undefine
 /** Adds to each change, before it is stored, what it tells people (the notifications). */
 export type AlarmNoticePlanner = (changes: AlarmChange[]) => void;
 
+/** What a person does to an alarm; with several instances it runs where the alarm's device is decided for. */
+export type AlarmAct =
+  | { op: 'ack'; id: string; by: Person; comment: string | null }
+  | { op: 'shelve'; id: string; by: Person; minutes: number; comment: string }
+  | { op: 'unshelve'; id: string; by: Person };
+
+/** Several instances: an act on an alarm goes to the instance that decides for its device (ADR 013). */
+export interface AlarmRouter {
+  /** The live instance that holds the device, when it is another one. */
+  holderOf(deviceId: string): string | null;
+  actOn(instance: string, act: AlarmAct): Promise<Alarm>;
+}
+
 /** Alarm changes per transaction, about: a flood's batches stay short (each change may carry several notifications). */
 const MAX_CHANGES_PER_TRANSACTION = 100;
 
@@ -113,6 +126,7 @@ export class AlarmEngine {
   /** Open alarms are loaded: readings may be evaluated (before, the start-up evaluation covers them). */
   private started = false;
   private planNotices: AlarmNoticePlanner = () => undefined;
+  private router: AlarmRouter | null = null;
 
   constructor(
     private readonly repo: AlarmsRepository,
@@ -248,8 +262,26 @@ export class AlarmEngine {
     this.reevaluate(deviceId);
   }
 
+  useRouter(router: AlarmRouter): void {
+    this.router = router;
+  }
+
+  /**
+   * An act on an alarm: here, or on the instance that decides for its device — one place moves a
+   * device's alarms, so an acknowledgement never races the owner's own transitions. `routed`: this
+   * call came from another instance.
+   */
+  act(act: AlarmAct, routed = false): Promise<AlarmRecord> {
+    const deviceId = this.storedOpen.get(act.id)?.deviceId ?? this.working(act.id)?.deviceId;
+    const holder = routed || deviceId === undefined ? null : (this.router?.holderOf(deviceId) ?? null);
+    if (holder !== null) return this.router!.actOn(holder, act).then(fromAlarm);
+    if (act.op === 'ack') return this.ack(act.id, act.by, act.comment);
+    if (act.op === 'shelve') return this.shelve(act.id, act.by, act.minutes, act.comment);
+    return this.unshelve(act.id, act.by);
+  }
+
   /** A person acknowledges an alarm (write permission is checked by the route). */
-  async ack(id: string, by: Person, comment: string | null): Promise<AlarmRecord> {
+  private async ack(id: string, by: Person, comment: string | null): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_ACKABLE');
     return this.submit(() => {
       const alarm = this.working(id);
@@ -259,7 +291,7 @@ export class AlarmEngine {
   }
 
   /** Shelves an open alarm until `minutes` from now. */
-  async shelve(id: string, by: Person, minutes: number, comment: string): Promise<AlarmRecord> {
+  private async shelve(id: string, by: Person, minutes: number, comment: string): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_SHELVABLE');
     return this.submit(() => {
       const alarm = this.working(id);
@@ -272,7 +304,7 @@ export class AlarmEngine {
   }
 
   /** Ends shelving now: the alarm returns to what its condition says. */
-  async unshelve(id: string, by: Person): Promise<AlarmRecord> {
+  private async unshelve(id: string, by: Person): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_SHELVED');
     return this.submit(() => {
       const alarm = this.working(id);

@@ -133,7 +133,7 @@ export class AlarmsService {
   }
 
   async ack(id: string, comment: string | null, actor: Actor): Promise<Alarm> {
-    const alarm = await this.engine.ack(id, personOf(actor.user), comment);
+    const alarm = await this.engine.act({ op: 'ack', id, by: personOf(actor.user), comment });
     await this.record('alarm.acked', alarm, actor, { comment });
     return toAlarm(alarm);
   }
@@ -155,13 +155,13 @@ export class AlarmsService {
   }
 
   async shelve(id: string, minutes: number, comment: string, actor: Actor): Promise<Alarm> {
-    const alarm = await this.engine.shelve(id, personOf(actor.user), minutes, comment);
+    const alarm = await this.engine.act({ op: 'shelve', id, by: personOf(actor.user), minutes, comment });
     await this.record('alarm.shelved', alarm, actor, { minutes, comment });
     return toAlarm(alarm);
   }
 
   async unshelve(id: string, actor: Actor): Promise<Alarm> {
-    const alarm = await this.engine.unshelve(id, personOf(actor.user));
+    const alarm = await this.engine.act({ op: 'unshelve', id, by: personOf(actor.user) });
     await this.record('alarm.unshelved', alarm, actor);
     return toAlarm(alarm);
   }

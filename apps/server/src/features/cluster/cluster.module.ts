@@ -4,7 +4,8 @@ import type { Config } from '../../config/env';
 import type { BackgroundJob } from '../../lib/background-jobs';
 import { unauthorized } from '../../lib/errors';
 import { EventBus } from '../../lib/event-bus';
-import type { AlarmEngine } from '../alarms/alarm-engine';
+import type { AlarmAct, AlarmEngine } from '../alarms/alarm-engine';
+import { toAlarm } from '../alarms/alarms.repository';
 import type { AlarmRulesService } from '../alarms/alarm-rules.service';
 import type { CommandsService, RemoteIssue } from '../commands/commands.service';
 import type { DevicesService } from '../devices/devices.service';
@@ -80,6 +81,11 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
         holderOf: (deviceId) => ownership.holderOf(deviceId),
         issueOn: (instance, request) => cluster.call(instance, 'command.issue', request),
       });
+      f.alarmEngine.useRouter({
+        holderOf: (deviceId) => ownership.holderOf(deviceId),
+        actOn: (instance, act) => cluster.call(instance, 'alarm.act', act),
+      });
+      cluster.serve('alarm.act', async (args) => toAlarm(await f.alarmEngine.act(args as AlarmAct, true)));
       cluster.serve('command.issue', async (args) => {
         const request = args as RemoteIssue;
         const user = await f.users.findById(request.userId);
