@@ -162,7 +162,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       summary: `Acknowledge several alarms (up to ${ALARM_ACK_MANY_MAX}); those that cannot be are skipped`,
       security: SESSION_SECURITY,
       body: Type.Object({ ids: Type.Array(Type.String({ maxLength: 100 }), { minItems: 1, maxItems: ALARM_ACK_MANY_MAX }), comment: Type.Optional(Comment) }, { additionalProperties: false }),
-      response: { 200: Type.Object({ acked: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }), ...errors(400, 401, 403) },
+      response: { 200: Type.Object({ acked: Type.Array(Type.String()), skipped: Type.Array(Type.String()) }), ...errors(400, 401, 403, 503) },
     },
     handler: async (req) => opts.alarms.ackMany(req.body.ids, req.body.comment ?? null, actor(req)),
   });
@@ -192,7 +192,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       security: SESSION_SECURITY,
       params: AlarmParams,
       body: Type.Unknown({ description: '{comment?} (up to 500 characters), or no body at all' }),
-      response: { 200: AlarmSchema, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: AlarmSchema, ...errors(400, 401, 403, 404, 409, 503) },
     },
     handler: async (req) => opts.alarms.ack(req.params.id, optionalComment(req.body), actor(req)),
   });
@@ -205,7 +205,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       security: SESSION_SECURITY,
       params: AlarmParams,
       body: Type.Object({ minutes: Type.Optional(Type.Unknown()), comment: Type.Optional(Type.Unknown()) }, { additionalProperties: false }),
-      response: { 200: AlarmSchema, ...errors(400, 401, 403, 404, 409, 422) },
+      response: { 200: AlarmSchema, ...errors(400, 401, 403, 404, 409, 422, 503) },
     },
     handler: async (req) => {
       const { minutes, comment } = req.body;
@@ -226,7 +226,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       summary: 'End the shelving of an alarm now (409 ALARM_NOT_SHELVED if it is not shelved)',
       security: SESSION_SECURITY,
       params: AlarmParams,
-      response: { 200: AlarmSchema, ...errors(401, 403, 404, 409) },
+      response: { 200: AlarmSchema, ...errors(401, 403, 404, 409, 503) },
     },
     handler: async (req) => opts.alarms.unshelve(req.params.id, actor(req)),
   });
