@@ -351,6 +351,9 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
       : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`)));
   const member = config.redisUrl !== null && config.databaseUrl !== null ? await joinCluster({ ...config, redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }, instanceId, app.log) : null;
   if (member) app.addHook('onClose', async () => member.cluster.close());
+  else if (storage.engine === 'postgres') {
+    app.log.info('no REDIS_URL: this instance runs alone on this PostgreSQL database (another one is refused; several need REDIS_URL on every one)');
+  }
   const placement = member?.ownership ?? SOLO;
   const metrics = new Metrics(instanceId);
   const auditRepo = new AuditRepository(storage.db);

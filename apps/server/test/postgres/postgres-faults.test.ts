@@ -11,6 +11,7 @@ import { killAll, killGroup, spawnServer, type Child } from '../helpers/child-se
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { LEVEL_1, levelMsg, sleep } from '../helpers/protocol';
+import { startRedis } from '../helpers/redis-server';
 import { demoKey, tempDataDir } from '../helpers/server';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
@@ -192,12 +193,22 @@ describe('one instance per PostgreSQL database (until instances share it through
     const url = await createTestDatabase(dir);
     const [dirA, dirB] = [tempDataDir(), tempDataDir()];
     dirs.push(dirA, dirB);
-    const first = await spawnServer(dirA, { DATABASE_URL: url });
+    const first = await spawnServer(dirA, { DATABASE_URL: url, LOG_LEVEL: 'info' });
     children.push(first);
+    expect(first.output()).toContain('runs alone on this PostgreSQL database');
     const { code, out } = await startThatStops({ DATABASE_URL: url, DATA_DIR: dirB });
     expect(code).toBe(1);
     expect(out).toContain('Another instance already serves the database at DATABASE_URL');
     expect(out).toContain('REDIS_URL');
+    // Nor does an instance joined by Redis start beside a lone one (it would share nothing with it).
+    const redis = await startRedis();
+    try {
+      const joined = await startThatStops({ DATABASE_URL: url, DATA_DIR: dirB, REDIS_URL: redis.url });
+      expect(joined.code).toBe(1);
+      expect(joined.out).toContain('An instance without REDIS_URL serves the database at DATABASE_URL');
+    } finally {
+      await redis.destroy();
+    }
     expect((await fetch(`${first.url}/api/health`)).status).toBe(200);
 
     // A tool is not an instance: it borrows the database beside the running server.
