@@ -183,14 +183,15 @@ export class AuthService {
   }
 
   /** Whether a session (by its stored id) is still alive, for long-lived sockets. */
-  async authenticateSessionId(sessionId: string): Promise<boolean> {
+  /** The user of a session that is still valid (the live socket's re-check), else null. */
+  async authenticateSessionId(sessionId: string): Promise<UserRecord | null> {
     const session = await this.sessions.find(sessionId);
-    if (!session || Date.now() - session.lastUsedMs > this.options.sessionTtlMs) return false;
+    if (!session || Date.now() - session.lastUsedMs > this.options.sessionTtlMs) return null;
     const user = await this.users.findById(session.userId);
-    if (!user || user.status !== 'active' || user.mustChangePassword) return false;
+    if (!user || user.status !== 'active' || user.mustChangePassword) return null;
     // A screen that stays open on the live socket is in use: its session does not idle out.
     await this.sessions.touch(sessionId, Date.now());
-    return true;
+    return user;
   }
 
   async logout(auth: Authenticated, ip: string): Promise<void> {

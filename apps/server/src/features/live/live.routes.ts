@@ -137,10 +137,16 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
     opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
-    // The instances lost touch for a while: every socket starts again from a fresh snapshot.
+    // The instances lost touch for a while: every socket starts again from a fresh snapshot (its
+    // session checked again on the way, so the snapshot names the user as they are now).
     opts.bus.on('live.resync', () => {
       flushQueued();
-      for (const c of clients) if (c.socket.readyState === c.socket.OPEN) c.socket.send(helloFor(c.user));
+      for (const c of clients) {
+        void opts.auth.authenticateSessionId(c.sessionId).then((user) => {
+          if (!user) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+          else if (c.socket.readyState === c.socket.OPEN) c.socket.send(helloFor((c.user = user)));
+        });
+      }
     }),
     opts.bus.on('sessions.ended', ({ sessionId, userId, exceptSessionId }) => {
       for (const c of clients) {
@@ -152,8 +158,9 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
 
   const recheck = setInterval(() => {
     for (const c of clients) {
-      void opts.auth.authenticateSessionId(c.sessionId).then((ok) => {
-        if (!ok) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+      void opts.auth.authenticateSessionId(c.sessionId).then((user) => {
+        if (!user) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+        else c.user = user;
       });
     }
   }, SESSION_RECHECK_MS);
