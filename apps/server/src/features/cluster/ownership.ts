@@ -35,7 +35,8 @@ export interface OwnershipHooks {
  * epoch from Redis (INCR) and a lease naming this instance and that epoch, and tells every
  * instance; an owner that hears of a claim with a higher epoch lets the device go (its session is
  * closed here: one session per device across instances). Leases are renewed while held and run
- * out 15 s after their instance died; the leader then runs the timers of its devices.
+ * out 15 s after their instance died; the leader runs the timers of the devices of an instance
+ * not heard for 10 s (Cluster.isAlive).
  *
  * Redis only arbitrates: while it is away the device stays with whoever hears it (ingest never
  * waits for Redis), and when it is back every owner claims its devices again.
