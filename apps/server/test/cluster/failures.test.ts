@@ -127,6 +127,28 @@ describe('failures of several instances', () => {
     live.close();
   }, 120_000);
 
+  it('a clean stop (SIGTERM) of the leader: another leads at once, and the devices it held are judged by their own timeout, not after its silence', async () => {
+    c = await startCluster(['stop-a', 'stop-b'], { DEVICE_OFFLINE_AFTER_S: '3' });
+    const [A, B] = c.instances as [Instance, Instance];
+    await waitFor(async () => ((await c!.isLeader(A)) ? true : null), 15_000, 200);
+    const live = await c.live(B, await c.login(B));
+    for (let i = 0; i < 3; i++) expect(await post(A, LEVEL_2, levelMsg(LEVEL_2, 1 + i / 10))).toBe(202);
+    await live.next((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'online', 5000);
+    killGroup(A.child, 'SIGTERM');
+    await A.child.exited;
+    const stoppedAt = Date.now();
+    await waitFor(async () => ((await c!.isLeader(B)) ? true : null), 10_000, 100);
+    const leadsAfterMs = Date.now() - stoppedAt;
+    await live.next((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'offline', 15_000);
+    const offlineAfterMs = Date.now() - stoppedAt;
+    // Without the stop being announced: up to 5 s to lead, and 10 s of silence before its devices' timers move.
+    expect(leadsAfterMs).toBeLessThan(2_500);
+    expect(offlineAfterMs).toBeLessThan(6_000);
+    await sleep(1000);
+    expect(live.frames.filter((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'offline')).toHaveLength(1);
+    live.close();
+  }, 60_000);
+
   it('Redis away for longer than an instance\'s silence counts, under load: ingest never stops, no live device is taken for offline, sockets get a fresh snapshot, events flow again', async () => {
     c = await startCluster(['redis-a', 'redis-b'], { DEVICE_OFFLINE_AFTER_S: '3' });
     const [A, B] = c.instances as [Instance, Instance];

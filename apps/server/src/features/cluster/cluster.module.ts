@@ -59,6 +59,12 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
   const leadership = new Leadership(config.databaseUrl, log);
   const ownership = new DeviceOwnership(cluster, link.commands, () => leadership.isLeader(), log);
   const feed = new EventBus();
+  // The instance that left may have been the leader: its lock is free now (a moment later, once
+  // PostgreSQL has seen its connection close), so try at once and again shortly.
+  cluster.onPeerLeft(() => {
+    leadership.tryNow();
+    setTimeout(() => leadership.tryNow(), 500).unref();
+  });
   let bridge: EventBridge | null = null;
   log.info({ redis: link.describe, instance: instanceId }, 'several instances: joined through Redis');
   return {

@@ -39,7 +39,10 @@ export class Cluster {
   private readonly callHandlers = new Map<string, CallHandler>();
   private readonly pendingCalls = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout }>();
   private readonly peers = new Map<string, number>();
+  /** Instances that said they were leaving (until they are heard again). */
+  private readonly left = new Set<string>();
   private readonly reconnectListeners: Array<() => void> = [];
+  private readonly leftListeners: Array<(instanceId: string) => void> = [];
   private heartbeat: NodeJS.Timeout | undefined;
   /** Since when messages flow (null while Redis is away): only then does silence mean an instance is gone. */
   private flowingSince: number | null = null;
@@ -73,9 +76,15 @@ export class Cluster {
     this.heartbeat.unref();
   }
 
+  /** Leaves: the others stop counting on this instance at once instead of after PEER_DEAD_MS. */
   async close(): Promise<void> {
-    this.closed = true;
+    if (this.closed) return;
     clearInterval(this.heartbeat);
+    if (this.connected()) {
+      const message: ClusterMessage = { from: this.instanceId, kind: 'leaving', body: null };
+      await this.link.commands.publish(BROADCAST, JSON.stringify(message)).catch(() => undefined);
+    }
+    this.closed = true;
     for (const [id, call] of this.pendingCalls) {
       clearTimeout(call.timer);
       call.reject(new AppError(503, 'SERVICE_UNAVAILABLE'));
@@ -96,6 +105,7 @@ export class Cluster {
    */
   isAlive(instanceId: string): boolean {
     if (instanceId === this.instanceId) return true;
+    if (this.left.has(instanceId)) return false;
     const now = Date.now();
     if (this.flowingSince === null || now - this.flowingSince < PEER_DEAD_MS) return true;
     const at = this.peers.get(instanceId);
@@ -108,6 +118,11 @@ export class Cluster {
 
   onReconnect(listener: () => void): void {
     this.reconnectListeners.push(listener);
+  }
+
+  /** Another instance shut down cleanly (one that dies is noticed by its silence). */
+  onPeerLeft(listener: (instanceId: string) => void): void {
+    this.leftListeners.push(listener);
   }
 
   /** To every other instance. Fire and forget: with Redis away it is dropped (logged at debug). */
@@ -155,7 +170,14 @@ export class Cluster {
       return;
     }
     if (typeof message?.from !== 'string' || message.from === this.instanceId) return;
+    if (message.kind === 'leaving') {
+      this.peers.delete(message.from);
+      this.left.add(message.from);
+      for (const listener of this.leftListeners) listener(message.from);
+      return;
+    }
     this.peers.set(message.from, Date.now());
+    this.left.delete(message.from);
     try {
       if (message.kind === 'call') this.answer(message.from, message.body as { id: string; op: string; args: unknown });
       else if (message.kind === 'reply') this.settle(message.body as { id: string; ok: boolean; value?: unknown; error?: WireError });

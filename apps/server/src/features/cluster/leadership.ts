@@ -47,6 +47,11 @@ export class Leadership {
     if (was) this.tell(false);
   }
 
+  /** Tries at once (the leader just left) rather than at the next turn. */
+  tryNow(): void {
+    void this.tryOnce();
+  }
+
   private async tryOnce(): Promise<void> {
     if (this.trying || this.lock.held()) return;
     this.trying = true;
