@@ -3,19 +3,17 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killAll, spawnServer, type Child } from '../helpers/child-server';
+import { freePort } from '../helpers/net';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
-import { sleep } from '../helpers/protocol';
+import { sleep, waitFor } from '../helpers/protocol';
 import { startRedis, type TestRedis } from '../helpers/redis-server';
 import { tempDataDir } from '../helpers/server';
 
 const ROOT = new URL('../../../../', import.meta.url).pathname;
-const children: Child[] = [];
 const redises: TestRedis[] = [];
 const dirs: string[] = [];
 
 afterAll(async () => {
-  await killAll(children);
   for (const r of redises) await r.destroy();
   for (const d of dirs) {
     await dropTestDatabase(d);
@@ -35,16 +33,31 @@ describe('starting with REDIS_URL', () => {
     const redis = await startRedis();
     redises.push(redis);
     await redis.stop();
-    const late = (async () => {
-      await sleep(3000);
+    const port = await freePort();
+    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: url, REDIS_URL: redis.url, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: '0', SIMULATE: 'false', LOG_LEVEL: 'info', WEB_DIST_DIR: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      // Redis comes up only once the server says it waits for it (and a little later).
+      await waitFor(() => out.includes('waiting for Redis (REDIS_URL)'), 45_000, 50);
+      await sleep(1500);
+      expect(out).not.toContain('Server listening');
       await redis.start();
-    })();
-    const child = await spawnServer(dir, { DATABASE_URL: url, REDIS_URL: redis.url, LOG_LEVEL: 'info' });
-    children.push(child);
-    await late;
-    expect(child.output()).toContain('waiting for Redis (REDIS_URL)');
-    expect(child.output()).toContain('Redis answers');
-    expect((await fetch(`${child.url}/api/health`)).status).toBe(200);
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.status, () => 0)) === 200, 20_000, 100);
+      expect(out).toContain('Redis answers');
+    } finally {
+      try {
+        process.kill(-proc.pid!, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   }, 60_000);
 
   it('stops at once when Redis refuses the credentials, naming REDIS_URL but not the password', async () => {
