@@ -59,8 +59,8 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
   const leadership = new Leadership(config.databaseUrl, log);
   const ownership = new DeviceOwnership(cluster, link.commands, () => leadership.isLeader(), log);
   const feed = new EventBus();
-  // The instance that left may have been the leader: its lock is free now (a moment later, once
-  // PostgreSQL has seen its connection close), so try at once and again shortly.
+  // The instance that left may have been the leader: it released its lock before saying so, so
+  // try at once (and once more shortly, should PostgreSQL not have seen the release yet).
   cluster.onPeerLeft(() => {
     leadership.tryNow();
     setTimeout(() => leadership.tryNow(), 500).unref();
@@ -98,13 +98,14 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
         if (!user) throw unauthorized();
         return f.commands.issue(user, request.deviceId, request.command, request.ip, true);
       });
-      bridge = new EventBridge(cluster, f.bus, feed, {
-          devices: f.devices,
-          alarms: f.alarmEngine,
-          rules: f.alarmRules,
-          alarmChanged: f.alarmChanged,
-          heardOf: (deviceId, instance) => ownership.heardOf(deviceId, instance),
-        }, log);
+      const replicas = {
+        devices: f.devices,
+        alarms: f.alarmEngine,
+        rules: f.alarmRules,
+        alarmChanged: f.alarmChanged,
+        heardOf: (deviceId: string, instance: string) => ownership.heardOf(deviceId, instance),
+      };
+      bridge = new EventBridge(cluster, f.bus, feed, replicas, log);
     },
     job: {
       name: 'cluster (Redis, leadership, device leases)',
