@@ -1,21 +1,10 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { freePort } from './e2e/support/net';
 
-/** A free TCP port, chosen once in the main process; workers inherit it through the environment. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
+// Free ports are chosen once in the main process; workers inherit them through the environment.
 process.env.E2E_PORT ??= String(await freePort());
 process.env.E2E_MQTT_PORT ??= String(await freePort());
 process.env.E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'agua-e2e-'));

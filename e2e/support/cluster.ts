@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
+import { freePort } from './net';
 
 /**
  * Two more instances of the built server on a PostgreSQL database and a Redis of this test's
@@ -17,17 +17,6 @@ export interface E2eCluster {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: ADMIN_URL });

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { hostname } from 'node:os';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -25,7 +24,7 @@ import { CommandsRepository, toCommand } from './features/commands/commands.repo
 import commandsRoutes from './features/commands/commands.routes';
 import { CommandsService } from './features/commands/commands.service';
 import { GateTravelWatch } from './features/commands/travel-watch';
-import { clusterInstanceId, joinCluster, type ClusterMember } from './features/cluster/cluster.module';
+import { clusterInstanceId, hostLabel, joinCluster, type ClusterMember } from './features/cluster/cluster.module';
 import { SOLO } from './lib/placement';
 import { DeviceAdminService } from './features/devices/device-admin.service';
 import { DeviceGateway } from './features/gateway/device-gateway';
@@ -348,7 +347,7 @@ async function createContext(config: Config, storage: Storage, app: FastifyInsta
   const instanceId =
     config.redisUrl !== null
       ? clusterInstanceId(config)
-      : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua'}-${randomBytes(3).toString('hex')}`)));
+      : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostLabel()}-${randomBytes(3).toString('hex')}`)));
   const member = config.redisUrl !== null && config.databaseUrl !== null ? await joinCluster({ ...config, redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }, instanceId, app.log) : null;
   if (member) app.addHook('onClose', async () => member.cluster.close());
   else if (storage.engine === 'postgres') {

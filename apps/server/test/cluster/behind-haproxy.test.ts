@@ -2,17 +2,12 @@
 // front of three instances on one PostgreSQL and one Redis: devices and browsers reach the
 // system through it, and keep doing so when an instance is killed under them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
-import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killGroup } from '../helpers/child-server';
-import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';
-import { freePort } from '../helpers/net';
-import { GATE_1, LEVEL_1, LiveSocket, levelMsg, sleep, waitFor } from '../helpers/protocol';
-import { DEMO_PASSWORDS, demoKey } from '../helpers/server';
+import { startCluster, storedReadings, type TestCluster } from '../helpers/cluster';
+import { freePort, waitForPort } from '../helpers/net';
+import { GATE_1, LEVEL_1, connectDevice, levelMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';
 
 const CONFIG = fileURLToPath(new URL('../../../../deploy/haproxy-cluster.cfg', import.meta.url));
 
@@ -21,23 +16,6 @@ let haproxy: ChildProcess;
 let lb: string;
 let lbMqtt: string;
 let out = '';
-
-async function listening(port: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (haproxy.exitCode !== null) throw new Error(`haproxy exited (${haproxy.exitCode}): ${out}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`haproxy did not listen on ${port}: ${out}`);
-    await sleep(50);
-  }
-}
 
 beforeAll(async () => {
   c = await startCluster(['lb-a', 'lb-b', 'lb-c'], { TRUST_PROXY: '127.0.0.1' });
@@ -50,8 +28,9 @@ beforeAll(async () => {
   haproxy = spawn('/usr/sbin/haproxy', ['-db', '-f', CONFIG], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   haproxy.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   haproxy.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await listening(httpPort);
-  await listening(mqttPort);
+  const ready = { exited: () => haproxy.exitCode !== null, output: () => out };
+  await waitForPort(httpPort, 'haproxy', ready);
+  await waitForPort(mqttPort, 'haproxy', ready);
   lb = `http://127.0.0.1:${httpPort}`;
   lbMqtt = `mqtt://127.0.0.1:${mqttPort}`;
 }, 120_000);
@@ -64,32 +43,11 @@ afterAll(async () => {
   await c?.destroy();
 }, 60_000);
 
-async function loginThroughLb(): Promise<string> {
-  const res = await fetch(`${lb}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: lb },
-    body: JSON.stringify(DEMO_PASSWORDS.operator),
-  });
-  expect(res.status).toBe(200);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
-
-async function liveThroughLb(cookie: string): Promise<LiveSocket> {
-  const ws = new WebSocket(`${lb.replace('http', 'ws')}/api/v1/live`, { headers: { cookie, origin: lb } });
-  const live = new LiveSocket(ws);
-  await new Promise<void>((resolve, reject) => {
-    ws.once('open', () => resolve());
-    ws.once('error', reject);
-  });
-  await live.next((f) => f.type === 'hello');
-  return live;
-}
-
 /** Posts a reading through the balancer, as firmware does: sent again until it is acknowledged. */
 async function postUntilAcked(body: unknown): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const res = await fetch(`${lb}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(LEVEL_1) }, body: JSON.stringify(body), signal: AbortSignal.timeout(5000) });
+      const res = await postTelemetry({ url: lb }, body, { signal: AbortSignal.timeout(5000) });
       await res.arrayBuffer();
       if (res.status === 202) return attempt;
     } catch {
@@ -100,57 +58,36 @@ async function postUntilAcked(body: unknown): Promise<number> {
   }
 }
 
-async function ownedBy(instance: Instance): Promise<number | null> {
-  try {
-    const text = await (await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${c.metricsToken}` } })).text();
-    const line = text.split('\n').find((l) => l.startsWith('agua_devices_owned'));
-    return line ? Number(line.trim().split(' ').at(-1)) : null;
-  } catch {
-    return null;
-  }
-}
-
-function connectGate(): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = mqtt.connect(lbMqtt, { protocolVersion: 4, clientId: GATE_1, username: GATE_1, password: demoKey(GATE_1), reconnectPeriod: 0, connectTimeout: 5000 });
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
-
 describe('three instances behind deploy/haproxy-cluster.cfg', () => {
   it('a device that only posts stays with one instance; when that one is killed its readings go on through another, each stored once, and browsers and the gate reconnect', async () => {
-    const cookie = await loginThroughLb();
-    let live = await liveThroughLb(cookie);
+    const cookie = await c.login({ url: lb });
+    let live = await c.live({ url: lb }, cookie);
     const base = Date.now() - 120_000;
     const message = (seq: number) => levelMsg(LEVEL_1, seq / 1000, { seq, boot: 'lb', ts: base + seq });
     for (let seq = 0; seq < 30; seq++) expect(await postUntilAcked(message(seq))).toBe(1);
     // Hashed by its key: one instance heard it every time, and owns it.
-    const owned = await Promise.all(c.instances.map((i) => ownedBy(i)));
+    const owned = await Promise.all(c.instances.map((i) => c.metric(i, 'agua_devices_owned')));
     expect(owned.filter((n) => n === 1)).toHaveLength(1);
     const owner = c.instances[owned.indexOf(1)]!;
     await live.next((f) => f.type === 'reading.created' && f.data.deviceId === LEVEL_1, 3000);
 
-    const gate = await connectGate();
+    const gate = await connectDevice({ mqttUrl: lbMqtt }, GATE_1);
     await live.next((f) => f.type === 'device.updated' && f.data.id === GATE_1 && f.data.status === 'online', 3000);
 
     killGroup(owner.child, 'SIGKILL');
     let resent = 0;
     for (let seq = 30; seq < 60; seq++) resent += (await postUntilAcked(message(seq))) - 1;
     // The gate's connection went with its instance if that was the one killed: it reconnects through the balancer.
-    const gateAgain = gate.connected ? gate : await connectGate();
-    if (live.closeCode !== null) live = await liveThroughLb(cookie);
+    const gateAgain = gate.connected ? gate : await connectDevice({ mqttUrl: lbMqtt }, GATE_1);
+    if (live.closeCode !== null) live = await c.live({ url: lb }, cookie);
     const mark = live.frames.length;
     expect(await postUntilAcked(message(60))).toBe(1);
     await live.next((f) => f.type === 'reading.created' && f.data.deviceId === LEVEL_1 && f.data.reading.value === 0.06, 5000, mark);
 
-    const client = new pg.Client({ connectionString: c.databaseUrl });
-    await client.connect();
-    const { rows } = await client.query<{ total: string; distinct: string }>('SELECT COUNT(*) AS total, COUNT(DISTINCT value_num) AS "distinct" FROM readings WHERE device_id = $1 AND ts_ms >= $2', [LEVEL_1, base]);
-    await client.end();
-    expect({ total: Number(rows[0]!.total), distinct: Number(rows[0]!.distinct) }).toEqual({ total: 61, distinct: 61 });
+    const { total, distinct } = await storedReadings(c.databaseUrl, LEVEL_1, base);
+    expect({ total, distinct }).toEqual({ total: 61, distinct: 61 });
     expect(resent).toBeLessThan(30);
-    const cookieAgain = await loginThroughLb();
+    const cookieAgain = await c.login({ url: lb });
     const devices = (await (await fetch(`${lb}/api/v1/devices`, { headers: { cookie: cookieAgain } })).json()) as Array<{ id: string; status: string }>;
     await waitFor(async () => {
       const list = (await (await fetch(`${lb}/api/v1/devices`, { headers: { cookie: cookieAgain } })).json()) as Array<{ id: string; status: string }>;

@@ -1,12 +1,9 @@
 // SCALE.md "External broker" with several instances: both share the utility's Mosquitto through
 // one shared subscription, split the load, and every reading is stored exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt from 'mqtt';
-import pg from 'pg';
-import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';
+import { startCluster, storedReadings, type Instance, type TestCluster } from '../helpers/cluster';
 import { startMosquitto, type TestMosquitto } from '../helpers/mosquitto';
-import { demoKey } from '../helpers/server';
-import { LEVEL_1, levelMsg, waitFor } from '../helpers/protocol';
+import { LEVEL_1, connectDevice, levelMsg, publishQos1, waitFor } from '../helpers/protocol';
 
 let broker: TestMosquitto;
 let c: TestCluster;
@@ -20,49 +17,21 @@ afterAll(async () => {
   await broker?.stop();
 }, 60_000);
 
-async function acceptedBy(instance: Instance): Promise<number> {
-  const text = await (await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${c.metricsToken}` } })).text();
-  const line = text.split('\n').find((l) => l.startsWith('agua_readings_total') && l.includes('transport="mqtt"') && l.includes('result="accepted"'));
-  return line ? Number(line.trim().split(' ').at(-1)) : 0;
-}
-
-async function stored(deviceId: string): Promise<{ total: number; distinct: number }> {
-  const client = new pg.Client({ connectionString: c.databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ total: string; distinct: string }>('SELECT COUNT(*) AS total, COUNT(DISTINCT value_num) AS "distinct" FROM readings WHERE device_id = $1', [deviceId]);
-    return { total: Number(rows[0]!.total), distinct: Number(rows[0]!.distinct) };
-  } finally {
-    await client.end();
-  }
-}
-
 describe('two instances on one external broker', () => {
   it('split a device load between them and store every reading exactly once; both show the newest as current', async () => {
     const [A, B] = c.instances as [Instance, Instance];
-    const device = await new Promise<mqtt.MqttClient>((resolve, reject) => {
-      const client = mqtt.connect(broker.url, { protocolVersion: 4, clientId: LEVEL_1, username: LEVEL_1, password: demoKey(LEVEL_1), reconnectPeriod: 0 });
-      client.once('connect', () => resolve(client));
-      client.once('error', reject);
-    });
+    const device = await connectDevice({ mqttUrl: broker.url }, LEVEL_1);
     const count = 300;
     const base = Date.now() - 60_000;
-    await Promise.all(
-      Array.from(
-        { length: count },
-        (_, seq) =>
-          new Promise<void>((resolve, reject) =>
-            device.publish(`agua/v1/${LEVEL_1}/telemetry`, JSON.stringify(levelMsg(LEVEL_1, seq / 1000, { seq, boot: 'ext', ts: base + seq })), { qos: 1 }, (err) => (err ? reject(err) : resolve())),
-          ),
-      ),
-    );
+    await Promise.all(Array.from({ length: count }, (_, seq) => publishQos1(device, `agua/v1/${LEVEL_1}/telemetry`, levelMsg(LEVEL_1, seq / 1000, { seq, boot: 'ext', ts: base + seq }))));
     // A resend of the first hundred (a device that lost its PUBACKs): duplicates, whichever instance gets them.
     for (let seq = 0; seq < 100; seq++) device.publish(`agua/v1/${LEVEL_1}/telemetry`, JSON.stringify(levelMsg(LEVEL_1, seq / 1000, { seq, boot: 'ext', ts: base + seq })), { qos: 1 });
     const result = await waitFor(async () => {
-      const s = await stored(LEVEL_1);
+      const s = await storedReadings(c.databaseUrl, LEVEL_1);
       return s.distinct === count ? s : null;
     }, 20_000, 200);
     expect(result!.total).toBe(count);
+    const acceptedBy = async (i: Instance) => (await c.metric(i, 'agua_readings_total', ['transport="mqtt"', 'result="accepted"'])) ?? 0;
     const [byA, byB] = [await acceptedBy(A), await acceptedBy(B)];
     expect(byA + byB).toBe(count);
     expect(byA).toBeGreaterThan(0);

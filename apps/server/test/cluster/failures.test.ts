@@ -1,12 +1,9 @@
 // SCALE.md "Proof on one machine", the failures: an instance killed with SIGKILL under load, and
 // Redis restarted under load.
 import { afterEach, describe, expect, it } from 'vitest';
-import mqtt, { type MqttClient } from 'mqtt';
-import pg from 'pg';
 import { killGroup } from '../helpers/child-server';
-import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';
-import { demoKey } from '../helpers/server';
-import { GATE_1, LEVEL_1, LEVEL_2, levelMsg, sleep, waitFor } from '../helpers/protocol';
+import { startCluster, storedReadings, type Instance, type TestCluster } from '../helpers/cluster';
+import { GATE_1, LEVEL_1, LEVEL_2, connectDevice, levelMsg, postTelemetry, sleep, waitFor } from '../helpers/protocol';
 
 let c: TestCluster | undefined;
 afterEach(async () => {
@@ -14,39 +11,14 @@ afterEach(async () => {
   c = undefined;
 }, 60_000);
 
-function connectGate(instance: Instance): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = mqtt.connect(instance.mqttUrl, { protocolVersion: 4, clientId: GATE_1, username: GATE_1, password: demoKey(GATE_1), reconnectPeriod: 0, connectTimeout: 5000 });
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
-
 /** Posts one reading; the status, or 0 when the instance did not answer. */
-async function post(instance: Instance, deviceId: string, body: unknown): Promise<number> {
+async function post(instance: Instance, body: unknown): Promise<number> {
   try {
-    const res = await fetch(`${instance.url}/api/v1/telemetry`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': demoKey(deviceId) },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(5000),
-    });
+    const res = await postTelemetry(instance, body, { signal: AbortSignal.timeout(5000) });
     await res.arrayBuffer();
     return res.status;
   } catch {
     return 0;
-  }
-}
-
-/** The stored values of a device's readings (one per acknowledged seq: value = seq). */
-async function storedValues(databaseUrl: string, deviceId: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ v: number }>('SELECT value_num::float8 AS v FROM readings WHERE device_id = $1 ORDER BY value_num', [deviceId]);
-    return rows.map((r) => Number(r.v));
-  } finally {
-    await client.end();
   }
 }
 
@@ -61,7 +33,7 @@ function loadOf(deviceId: string, targets: () => Instance[], acked: Set<number>,
     while (!until()) {
       const body = levelMsg(deviceId, seq / 1000, { seq, boot: 'kill', ts: base + seq });
       for (const target of targets()) {
-        if ((await post(target, deviceId, body)) === 202) {
+        if ((await post(target, body)) === 202) {
           acked.add(seq);
           break;
         }
@@ -78,7 +50,7 @@ describe('failures of several instances', () => {
     const [A, B, C] = c.instances as [Instance, Instance, Instance];
     await waitFor(async () => ((await c!.isLeader(A)) ? true : null), 15_000, 200);
     const live = await c.live(C, await c.login(C));
-    const gate = await connectGate(A);
+    const gate = await connectDevice(A, GATE_1);
     await live.next((f) => f.type === 'device.updated' && f.data.id === GATE_1 && f.data.status === 'online', 3000);
 
     let aDead = false;
@@ -97,7 +69,7 @@ describe('failures of several instances', () => {
 
     // The gate reconnects through the balancer — here: to C — and is online, once.
     await new Promise<void>((resolve) => (gate.connected ? gate.once('close', () => resolve()) : resolve()));
-    const gateAgain = await connectGate(C);
+    const gateAgain = await connectDevice(C, GATE_1);
     await waitFor(async () => ((await c!.isLeader(B)) || (await c!.isLeader(C)) ? true : null), 30_000, 250);
     const tookOverS = (Date.now() - killedAt) / 1000;
     expect(tookOverS).toBeLessThan(30);
@@ -106,8 +78,8 @@ describe('failures of several instances', () => {
     await load;
 
     // Every acknowledged reading is stored, exactly once.
-    const values1 = await storedValues(c.databaseUrl, LEVEL_1);
-    const values2 = await storedValues(c.databaseUrl, LEVEL_2);
+    const values1 = (await storedReadings(c.databaseUrl, LEVEL_1)).values;
+    const values2 = (await storedReadings(c.databaseUrl, LEVEL_2)).values;
     for (const [values, acked] of [[values1, acked1], [values2, acked2]] as const) {
       expect(new Set(values).size).toBe(values.length);
       const stored = new Set(values.map((v) => Math.round(v * 1000)));
@@ -132,7 +104,7 @@ describe('failures of several instances', () => {
     const [A, B] = c.instances as [Instance, Instance];
     await waitFor(async () => ((await c!.isLeader(A)) ? true : null), 15_000, 200);
     const live = await c.live(B, await c.login(B));
-    for (let i = 0; i < 3; i++) expect(await post(A, LEVEL_2, levelMsg(LEVEL_2, 1 + i / 10))).toBe(202);
+    for (let i = 0; i < 3; i++) expect(await post(A, levelMsg(LEVEL_2, 1 + i / 10))).toBe(202);
     await live.next((f) => f.type === 'device.updated' && f.data.id === LEVEL_2 && f.data.status === 'online', 5000);
     killGroup(A.child, 'SIGTERM');
     await A.child.exited;
@@ -159,8 +131,8 @@ describe('failures of several instances', () => {
     let stop = false;
     const load = (async () => {
       for (let i = 0; !stop; i++) {
-        statuses.push(await post(i % 2 === 0 ? A : B, LEVEL_1, levelMsg(LEVEL_1, 2 + (i % 100) / 1000)));
-        if (i % 10 === 0) statuses.push(await post(B, LEVEL_2, levelMsg(LEVEL_2, 1 + (i % 100) / 1000)));
+        statuses.push(await post(i % 2 === 0 ? A : B, levelMsg(LEVEL_1, 2 + (i % 100) / 1000)));
+        if (i % 10 === 0) statuses.push(await post(B, levelMsg(LEVEL_2, 1 + (i % 100) / 1000)));
         await sleep(20);
       }
     })();
@@ -183,8 +155,7 @@ describe('failures of several instances', () => {
     expect(hello.data.devices.find((d: { id: string }) => d.id === LEVEL_2).status).toBe('online');
 
     // Back in touch: a reading posted to B reaches A's socket.
-    const res = await fetch(`${B.url}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(LEVEL_2) }, body: JSON.stringify(levelMsg(LEVEL_2, 4.567)) });
-    expect(res.status).toBe(202);
+    expect(await post(B, levelMsg(LEVEL_2, 4.567))).toBe(202);
     await live.next((f) => f.type === 'reading.created' && f.data.reading.value === 4.567, 5000);
     live.close();
   }, 90_000);

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runUntilExit } from '../helpers/child-server';
 import { freePort } from '../helpers/net';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { sleep, waitFor } from '../helpers/protocol';
@@ -66,15 +67,7 @@ describe('starting with REDIS_URL', () => {
     redises.push(redis);
     spawnSync('redis-cli', ['-p', String(redis.port), 'config', 'set', 'requirepass', 'the-right-one']);
     const started = Date.now();
-    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: url, REDIS_URL: `redis://:wrong-secret@127.0.0.1:${redis.port}`, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', WEB_DIST_DIR: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    const { code, out } = await runUntilExit({ DATA_DIR: dir, DATABASE_URL: url, REDIS_URL: `redis://:wrong-secret@127.0.0.1:${redis.port}` });
     expect(code).toBe(1);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(out).toContain('REDIS_URL');

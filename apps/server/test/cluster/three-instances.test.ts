@@ -1,10 +1,8 @@
 // SCALE.md "Proof on one machine": three instances on one PostgreSQL database and one Redis
 // behave as one system to browsers and devices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import mqtt, { type MqttClient } from 'mqtt';
 import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';
-import { demoKey } from '../helpers/server';
-import { GATE_1, LEVEL_1, LEVEL_2, levelMsg, publishQos1, sleep, waitFor } from '../helpers/protocol';
+import { GATE_1, LEVEL_1, LEVEL_2, connectDevice, levelMsg, postTelemetry, publishQos1, sleep, waitFor } from '../helpers/protocol';
 
 let c: TestCluster;
 let A: Instance;
@@ -17,18 +15,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => c?.destroy(), 60_000);
 
-function connectGate(instance: Instance, deviceId = GATE_1): Promise<MqttClient> {
-  return new Promise((resolve, reject) => {
-    const client = mqtt.connect(instance.mqttUrl, { protocolVersion: 4, clientId: deviceId, username: deviceId, password: demoKey(deviceId), reconnectPeriod: 0, connectTimeout: 5000 });
-    client.once('connect', () => resolve(client));
-    client.once('error', reject);
-  });
-}
-
-function post(instance: Instance, deviceId: string, body: unknown): Promise<Response> {
-  return fetch(`${instance.url}/api/v1/telemetry`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': demoKey(deviceId) }, body: JSON.stringify(body) });
-}
-
 describe('three instances on one database and one Redis', () => {
   it('elects exactly one leader', async () => {
     const leaders = await waitFor(async () => {
@@ -40,7 +26,7 @@ describe('three instances on one database and one Redis', () => {
 
   it('a reading posted to A reaches a live socket on C, and every instance lists it as the current reading', async () => {
     const live = await c.live(C, await c.login(C));
-    const res = await post(A, LEVEL_1, levelMsg(LEVEL_1, 4.321));
+    const res = await postTelemetry(A, levelMsg(LEVEL_1, 4.321));
     expect(res.status).toBe(202);
     const frame = await live.next((f) => f.type === 'reading.created' && f.data.deviceId === LEVEL_1 && f.data.reading.value === 4.321, 3000);
     expect(frame.data.reading.unit).toBe('m');
@@ -58,7 +44,7 @@ describe('three instances on one database and one Redis', () => {
 
   it('a command issued on B reaches an MQTT device on A, and its acknowledgement reaches the sockets of every instance', async () => {
     const sockets = await Promise.all([A, B, C].map(async (i) => c.live(i, await c.login(i))));
-    const device = await connectGate(A);
+    const device = await connectDevice(A, GATE_1);
     await new Promise<void>((resolve, reject) => device.subscribe(`agua/v1/${GATE_1}/commands`, { qos: 1 }, (err) => (err ? reject(err) : resolve())));
     device.on('message', (_topic, payload) => {
       const command = JSON.parse(payload.toString()) as { id: string; command: string };
@@ -94,13 +80,13 @@ describe('three instances on one database and one Redis', () => {
 
   it('a device that moves from A to B is online once: its old session is closed and no socket sees it offline', async () => {
     const sockets = await Promise.all([A, B, C].map(async (i) => c.live(i, await c.login(i))));
-    const onA = await connectGate(A);
+    const onA = await connectDevice(A, GATE_1);
     await sleep(500);
     for (const live of sockets) await live.next((f) => f.type === 'device.updated' && f.data.id === GATE_1 && f.data.status === 'online', 3000).catch(() => undefined);
     const marks = sockets.map((s) => s.frames.length);
     let oldClosed = false;
     onA.on('close', () => (oldClosed = true));
-    const onB = await connectGate(B);
+    const onB = await connectDevice(B, GATE_1);
     await waitFor(() => oldClosed, 5000);
     // The move settles; the device keeps publishing on B.
     await publishQos1(onB, `agua/v1/${GATE_1}/telemetry`, { deviceId: GATE_1, type: 'motorized_gate', data: { value: 'abierta' } });
@@ -143,7 +129,7 @@ describe('three instances on one database and one Redis', () => {
   it('an alarm raised where its device is held is acknowledged from another instance; the holder moves it on from there', async () => {
     const sockets = await Promise.all([A, C].map(async (i) => c.live(i, await c.login(i))));
     // Well over the HH setpoint (90 % of 10 m), posted to A, which then holds LEVEL_1.
-    expect((await post(A, LEVEL_1, levelMsg(LEVEL_1, 9.7))).status).toBe(202);
+    expect((await postTelemetry(A, levelMsg(LEVEL_1, 9.7))).status).toBe(202);
     const raised = await sockets[1]!.next((f) => f.type === 'alarm.updated' && f.data.deviceId === LEVEL_1 && f.data.kind === 'level_high_high' && f.data.state === 'unack', 5000);
     const id = raised.data.id as string;
     const cookie = await c.login(C);
@@ -155,7 +141,7 @@ describe('three instances on one database and one Redis', () => {
     const again = await fetch(`${B.url}/api/v1/alarms/${id}/ack`, { method: 'POST', headers: { 'content-type': 'application/json', cookie: await c.login(B), origin: B.url }, body: '{}' });
     expect(again.status).toBe(409);
     // The holder knew of the acknowledgement: back to normal, the alarm clears (not rtn_unack).
-    expect((await post(A, LEVEL_1, levelMsg(LEVEL_1, 2))).status).toBe(202);
+    expect((await postTelemetry(A, levelMsg(LEVEL_1, 2))).status).toBe(202);
     for (const live of sockets) await live.next((f) => f.type === 'alarm.updated' && f.data.id === id && f.data.state === 'cleared', 3000);
     sockets.forEach((s) => s.close());
   });
@@ -164,11 +150,11 @@ describe('three instances on one database and one Redis', () => {
     const base = Date.now() - 60_000;
     for (let seq = 0; seq < 20; seq++) {
       const target = seq % 2 === 0 ? A : B;
-      const res = await post(target, LEVEL_2, levelMsg(LEVEL_2, 1 + seq / 100, { seq, boot: 'cluster', ts: base + seq * 100 }));
+      const res = await postTelemetry(target, levelMsg(LEVEL_2, 1 + seq / 100, { seq, boot: 'cluster', ts: base + seq * 100 }));
       expect(res.status).toBe(202);
     }
     // A resend of all of them to C: duplicates, wherever they first arrived.
-    const resend = await post(C, LEVEL_2, Array.from({ length: 20 }, (_, seq) => levelMsg(LEVEL_2, 1 + seq / 100, { seq, boot: 'cluster', ts: base + seq * 100 })));
+    const resend = await postTelemetry(C, Array.from({ length: 20 }, (_, seq) => levelMsg(LEVEL_2, 1 + seq / 100, { seq, boot: 'cluster', ts: base + seq * 100 })));
     expect(await resend.json()).toMatchObject({ accepted: 0, duplicates: 20 });
     const cookie = await c.login(A, 'viewer');
     const from = encodeURIComponent(new Date(base - 1).toISOString());

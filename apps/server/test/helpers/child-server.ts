@@ -91,3 +91,17 @@ export async function killAll(children: Child[]): Promise<void> {
     if (!(await groupGone(c, 5000))) killGroup(c, 'SIGKILL');
   }
 }
+
+/** Runs a server start that is expected to stop by itself (a refused configuration): its exit code and output. */
+export async function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', WEB_DIST_DIR: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+  return { code, out };
+}

@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import { killAll, spawnServer, type Child } from './child-server';
 import { freePort } from './net';
 import { createTestDatabase, dropTestDatabase } from './postgres';
-import { DEMO_PASSWORDS, tempDataDir, type DemoRole } from './server';
-import { LiveSocket } from './protocol';
-import { WebSocket } from 'ws';
+import pg from 'pg';
+import { openLive, type LiveSocket } from './protocol';
 import { startRedis, type TestRedis } from './redis-server';
+import { DEMO_PASSWORDS, sessionCookieOf, tempDataDir, type DemoRole } from './server';
 
 export interface Instance {
   name: string;
@@ -25,8 +25,12 @@ export interface TestCluster {
   metricsToken: string;
   /** Starts one more instance (or one again under an old name) on the same database and Redis. */
   add(name: string): Promise<Instance>;
-  login(instance: Instance, role?: DemoRole): Promise<string>;
-  live(instance: Instance, cookie: string): Promise<LiveSocket>;
+  /** Signs in on an instance (or through a balancer: any base URL); the Cookie header value. */
+  login(at: { url: string }, role?: DemoRole): Promise<string>;
+  /** A live socket on an instance (or through a balancer), once its hello has come. */
+  live(at: { url: string }, cookie: string): Promise<LiveSocket>;
+  /** A figure of the instance's /metrics: the first sample of `name` whose labels hold every one of `labels`; null when absent or unanswered. */
+  metric(instance: Instance, name: string, labels?: string[]): Promise<number | null>;
   /** Whether the instance says it is the leader (agua_leader in its metrics); null when it does not answer. */
   isLeader(instance: Instance): Promise<boolean | null>;
   destroy(): Promise<void>;
@@ -55,40 +59,40 @@ export async function startCluster(names: string[], env: Record<string, string> 
     return instance;
   };
   for (const name of names) await add(name);
+  const metric = async (instance: Instance, name: string, labels: string[] = []): Promise<number | null> => {
+    try {
+      const text = await (await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      const line = text.split('\n').find((l) => (l.startsWith(`${name}{`) || l.startsWith(`${name} `)) && labels.every((label) => l.includes(label)));
+      return line ? Number(line.trim().split(' ').at(-1)) : null;
+    } catch {
+      return null;
+    }
+  };
   return {
     instances,
     redis,
     databaseUrl,
     metricsToken,
     add,
-    login: async (instance, role = 'operator') => {
-      const { username, password } = DEMO_PASSWORDS[role];
-      const res = await fetch(`${instance.url}/api/v1/auth/login`, {
+    login: async (at, role = 'operator') => {
+      const res = await fetch(`${at.url}/api/v1/auth/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: instance.url },
-        body: JSON.stringify({ username, password, ...(role === 'admin' ? { masterPassword: DEMO_PASSWORDS.admin.masterPassword } : {}) }),
+        headers: { 'content-type': 'application/json', origin: at.url },
+        body: JSON.stringify(DEMO_PASSWORDS[role]),
       });
-      if (res.status !== 200) throw new Error(`login on ${instance.name}: ${res.status} ${await res.text()}`);
-      return res.headers.get('set-cookie')!.split(';')[0]!;
+      if (res.status !== 200) throw new Error(`login on ${at.url}: ${res.status} ${await res.text()}`);
+      return sessionCookieOf(res);
     },
-    live: async (instance, cookie) => {
-      const ws = new WebSocket(`${instance.url.replace('http', 'ws')}/api/v1/live`, { headers: { cookie, origin: instance.url } });
-      const live = new LiveSocket(ws);
-      await new Promise<void>((resolve, reject) => {
-        ws.once('open', () => resolve());
-        ws.once('error', reject);
-      });
-      await live.next((f) => f.type === 'hello');
-      return live;
+    live: async (at, cookie) => {
+      const opened = await openLive(at, { cookie, origin: at.url });
+      if (!opened.live) throw new Error(`live socket on ${at.url} refused: ${opened.status}`);
+      await opened.live.next((f) => f.type === 'hello');
+      return opened.live;
     },
+    metric,
     isLeader: async (instance) => {
-      try {
-        const res = await fetch(`${instance.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-        const line = (await res.text()).split('\n').find((l) => l.startsWith('agua_leader'));
-        return line ? line.trim().endsWith(' 1') : null;
-      } catch {
-        return null;
-      }
+      const leader = await metric(instance, 'agua_leader');
+      return leader === null ? null : leader === 1;
     },
     destroy: async () => {
       await killAll(instances.map((i) => i.child));
@@ -97,4 +101,17 @@ export async function startCluster(names: string[], env: Record<string, string> 
       for (const dir of [dbDir, ...instances.map((i) => i.dataDir)]) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A device's readings in the cluster's database, from `fromTsMs` on: how many, and how many distinct values (tests send value = seq / 1000). */
+export async function storedReadings(databaseUrl: string, deviceId: string, fromTsMs = 0): Promise<{ total: number; distinct: number; values: number[] }> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: number }>('SELECT value_num::float8 AS v FROM readings WHERE device_id = $1 AND ts_ms >= $2 ORDER BY value_num', [deviceId, fromTsMs]);
+    const values = rows.map((r) => Number(r.v));
+    return { total: values.length, distinct: new Set(values).size, values };
+  } finally {
+    await client.end();
+  }
 }

@@ -3,11 +3,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './net';
-import { sleep } from './protocol';
+import { freePort, waitForPort } from './net';
 
 export const MOSQUITTO = '/usr/sbin/mosquitto';
 export const DYNSEC_PLUGIN = '/usr/lib/x86_64-linux-gnu/mosquitto_dynamic_security.so';
@@ -64,7 +62,7 @@ export async function startMosquitto(opts: { port?: number; adminPassword?: stri
   if (init.status !== 0) throw new Error(`mosquitto_ctrl dynsec init failed: ${init.stderr}`);
   fs.writeFileSync(path.join(dir, 'mosquitto.conf'), configFor(dir, port));
   const proc: ChildProcess = spawn(MOSQUITTO, ['-c', path.join(dir, 'mosquitto.conf')], { stdio: 'ignore' });
-  await waitForPort(port, proc, dir);
+  await waitForPort(port, 'mosquitto', { exited: () => proc.exitCode !== null, output: () => readLog(dir) });
   const url = `mqtt://127.0.0.1:${port}`;
   return {
     port,
@@ -88,23 +86,6 @@ export async function startMosquitto(opts: { port?: number; adminPassword?: stri
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-async function waitForPort(port: number, proc: ChildProcess, dir: string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`mosquitto exited (${proc.exitCode}): ${readLog(dir)}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`mosquitto did not listen on ${port}: ${readLog(dir)}`);
-    await sleep(50);
-  }
 }
 
 function readLog(dir: string): string {

@@ -31,11 +31,11 @@ export function gateMsg(deviceId: string, value: unknown, extra: Record<string, 
   return { deviceId, type: 'motorized_gate', data: { value }, ...extra };
 }
 
-/** POST /api/v1/telemetry with a device key (X-API-Key unless headers say otherwise). */
+/** POST /api/v1/telemetry with a device key (X-API-Key unless headers say otherwise), to a server or any instance's base URL. */
 export function postTelemetry(
-  s: TestServer,
+  s: Pick<TestServer, 'url'>,
   body: unknown,
-  opts: { key?: string | null; headers?: Record<string, string>; raw?: string; contentType?: string } = {},
+  opts: { key?: string | null; headers?: Record<string, string>; raw?: string; contentType?: string; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': opts.contentType ?? 'application/json', ...opts.headers };
   if (opts.key !== null) {
@@ -46,6 +46,7 @@ export function postTelemetry(
     method: 'POST',
     headers,
     body: opts.raw ?? JSON.stringify(body),
+    ...(opts.signal && { signal: opts.signal }),
   });
 }
 
@@ -104,7 +105,7 @@ export async function waitFor<T>(fn: () => T | Promise<T>, timeoutMs = 3000, eve
 // ---- MQTT -------------------------------------------------------------------------------------
 
 /** Connects a device with mqtt.js (3.1.1, no reconnect); resolves on CONNACK 0, rejects on refusal. */
-export function connectDevice(s: TestServer, deviceId: string, opts: Partial<IClientOptions> = {}): Promise<MqttClient> {
+export function connectDevice(s: Pick<TestServer, 'mqttUrl'>, deviceId: string, opts: Partial<IClientOptions> = {}): Promise<MqttClient> {
   return new Promise((resolve, reject) => {
     const client = mqtt.connect(s.mqttUrl, {
       protocolVersion: 4,
@@ -222,7 +223,7 @@ export class LiveSocket {
 
 /** The outcome of a WebSocket handshake: an open LiveSocket, or the HTTP status that refused it. */
 export function openLive(
-  s: TestServer,
+  s: Pick<TestServer, 'url'>,
   headers: Record<string, string> = {},
 ): Promise<{ live: LiveSocket; status: 101 } | { live: null; status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -1,13 +1,13 @@
 // SCALE.md on PostgreSQL, against a cluster of the test's own: a start that waits for the
 // database, a clear stop when it cannot be used, and a restart under load — no 202 while it is
 // away, nothing acknowledged lost or stored twice, ingest resuming by itself.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fs from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/storage/postgres/postgres-storage';
-import { killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
+import { killAll, killGroup, runUntilExit, spawnServer, type Child } from '../helpers/child-server';
 import { startPgCluster, type PgCluster } from '../helpers/pg-cluster';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { LEVEL_1, levelMsg, sleep } from '../helpers/protocol';
@@ -18,19 +18,6 @@ const ROOT = new URL('../../../../', import.meta.url).pathname;
 const run = promisify(execFile);
 
 /** Starts the server where it is expected to stop by itself; its exit code and everything it printed. */
-async function startThatStops(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  proc.stdout.on('data', (c: Buffer) => (out += c.toString()));
-  proc.stderr.on('data', (c: Buffer) => (out += c.toString()));
-  const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
-  return { code, out };
-}
-
 function post(url: string, seq: number): Promise<number> {
   return fetch(`${url}/api/v1/telemetry`, {
     method: 'POST',
@@ -78,7 +65,7 @@ describe('PostgreSQL goes away and comes back', () => {
   }, 60_000);
 
   it('a database that does not exist stops the start at once, naming DATABASE_URL but not the password', async () => {
-    const { code, out } = await startThatStops({ DATABASE_URL: `postgres://postgres:S3cretPw@127.0.0.1:${cluster.port}/no_such_db`, DATA_DIR: dataDir() });
+    const { code, out } = await runUntilExit({ DATABASE_URL: `postgres://postgres:S3cretPw@127.0.0.1:${cluster.port}/no_such_db`, DATA_DIR: dataDir() });
     expect(code).toBe(1);
     expect(out).toContain('DATABASE_URL');
     expect(out).toContain('no_such_db');
@@ -196,14 +183,14 @@ describe('one instance per PostgreSQL database (until instances share it through
     const first = await spawnServer(dirA, { DATABASE_URL: url, LOG_LEVEL: 'info' });
     children.push(first);
     expect(first.output()).toContain('runs alone on this PostgreSQL database');
-    const { code, out } = await startThatStops({ DATABASE_URL: url, DATA_DIR: dirB });
+    const { code, out } = await runUntilExit({ DATABASE_URL: url, DATA_DIR: dirB });
     expect(code).toBe(1);
     expect(out).toContain('Another instance already serves the database at DATABASE_URL');
     expect(out).toContain('REDIS_URL');
     // Nor does an instance joined by Redis start beside a lone one (it would share nothing with it).
     const redis = await startRedis();
     try {
-      const joined = await startThatStops({ DATABASE_URL: url, DATA_DIR: dirB, REDIS_URL: redis.url });
+      const joined = await runUntilExit({ DATABASE_URL: url, DATA_DIR: dirB, REDIS_URL: redis.url });
       expect(joined.code).toBe(1);
       expect(joined.out).toContain('An instance without REDIS_URL serves the database at DATABASE_URL');
     } finally {

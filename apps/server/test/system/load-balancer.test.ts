@@ -3,36 +3,18 @@
 // and devices' MQTT over TCP all work through it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import mqtt from 'mqtt';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { jsonOf } from '../helpers/api';
-import { freePort } from '../helpers/net';
-import { LEVEL_1, LEVEL_2, countReadings, levelMsg, postTelemetry, publishQos1, sleep, waitFor } from '../helpers/protocol';
+import { freePort, waitForPort } from '../helpers/net';
+import { LEVEL_1, LEVEL_2, countReadings, levelMsg, postTelemetry, publishQos1, waitFor } from '../helpers/protocol';
 import { DEMO_PASSWORDS, demoKey, sessionCookieOf, startServer, type TestServer } from '../helpers/server';
 
 const CONFIG = fileURLToPath(new URL('../../../../deploy/haproxy.cfg', import.meta.url));
 const CLIENT = '127.0.0.2';
-
-async function listening(port: number, proc: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`haproxy exited (${proc.exitCode}): ${output()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`haproxy did not listen on ${port}: ${output()}`);
-    await sleep(50);
-  }
-}
 
 describe('behind deploy/haproxy.cfg', () => {
   let s: TestServer;
@@ -56,8 +38,9 @@ describe('behind deploy/haproxy.cfg', () => {
     });
     haproxy.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     haproxy.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-    await listening(httpPort, haproxy, () => out);
-    await listening(mqttPort, haproxy, () => out);
+    const ready = { exited: () => haproxy.exitCode !== null, output: () => out };
+    await waitForPort(httpPort, 'haproxy', ready);
+    await waitForPort(mqttPort, 'haproxy', ready);
   });
   afterAll(async () => {
     if (haproxy && haproxy.exitCode === null) {

@@ -48,8 +48,12 @@ export interface ClusterMember {
  */
 export function clusterInstanceId(config: Config): string {
   if (config.instanceId) return config.instanceId;
-  const host = hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua';
-  return config.port === 0 ? `${host}-${process.pid}` : `${host}-${config.port}`;
+  return `${hostLabel()}-${config.port === 0 ? process.pid : config.port}`;
+}
+
+/** The host name as a part of an instance name (letters, digits, `.`, `_`, `-`; at most 40). */
+export function hostLabel(): string {
+  return hostname().replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'agua';
 }
 
 /** Connects to Redis (waiting up to 60 s at start) and makes this instance a member of the cluster. */
