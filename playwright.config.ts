@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { freePort } from './e2e/support/net';
+import { freePort } from './apps/server/test/helpers/net';
 
 // Free ports are chosen once in the main process; workers inherit them through the environment.
 process.env.E2E_PORT ??= String(await freePort());

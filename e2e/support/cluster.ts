@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from './net';
+import { freePort } from '../../apps/server/test/helpers/net';
 
 /**
  * Two more instances of the built server on a PostgreSQL database and a Redis of this test's
