@@ -74,6 +74,7 @@ const { values: argv } = parseArgs({
     'live-senders': { type: 'string', default: '1' },
     'live-receivers': { type: 'string', default: '2' },
     'live-probes': { type: 'string', default: '100' },
+    'live-transport': { type: 'string', default: 'http' },
     'limited-devices': { type: 'string', default: '400' },
     profile: { type: 'boolean', default: false },
     'no-perf': { type: 'boolean', default: false },
@@ -103,6 +104,7 @@ if (argv.help) {
   --live-receivers N  worker threads holding the live sockets (default 2), sockets split between them
   --live-probes N     live sockets that parse and time every frame (default 100); the others read
                       and drop the bytes (the server's work is the same; the bench's much less)
+  --live-transport T  how the live devices send: http (POST, default) or mqtt (QoS 1, one session each)
   --limited-devices N devices for the run under the default DEVICE_RATE_LIMIT=50 (default 400)
   --profile           run each server child with --cpu-prof and print where its time goes
   --no-perf           do not count fsyncs with perf stat
@@ -135,6 +137,8 @@ const LIVE_DURATION_S = Number(argv['live-duration']);
 const LIVE_SENDERS = Number(argv['live-senders']);
 const LIVE_RECEIVERS = Number(argv['live-receivers']);
 const LIVE_PROBES = Math.min(Number(argv['live-probes']), LIVE_SOCKETS);
+const LIVE_TRANSPORT = argv['live-transport'];
+if (LIVE_TRANSPORT !== 'http' && LIVE_TRANSPORT !== 'mqtt') throw new Error(`--live-transport: http or mqtt, not "${LIVE_TRANSPORT}"`);
 /** The server's MAX_LIVE_SOCKETS_PER_SESSION (features/live/live.routes.ts): the bench signs in once per this many sockets. */
 const LIVE_SOCKETS_PER_SESSION = 16;
 /** Keep-alive POST connections of the live devices, all sender threads together. */
@@ -904,7 +908,7 @@ async function mqttExternal(): Promise<void> {
 async function live(): Promise<void> {
   const hz = LIVE_RATE / LIVE_DEVICES;
   say(
-    `\n[live] device → browser: ${fmtInt(LIVE_RATE)} readings/s over HTTP (${LIVE_DEVICES} devices × ${fmtInt(hz)}/s) from ${LIVE_SENDERS} sender thread(s), ` +
+    `\n[live] device → browser: ${fmtInt(LIVE_RATE)} readings/s over ${LIVE_TRANSPORT === 'mqtt' ? 'MQTT QoS 1' : 'HTTP'} (${LIVE_DEVICES} devices × ${fmtInt(hz)}/s) from ${LIVE_SENDERS} sender thread(s), ` +
       `${fmtInt(LIVE_SOCKETS)} live sockets (${fmtInt(LIVE_PROBES)} timing probes) in ${LIVE_RECEIVERS} receiver thread(s), DEVICE_RATE_LIMIT=0, MAX_CONNECTIONS_PER_ADDRESS=0`,
   );
   // The bench stands for many browsers and devices, but all connect from 127.0.0.1.
@@ -922,6 +926,7 @@ async function live(): Promise<void> {
       receivers: LIVE_RECEIVERS,
       senders: LIVE_SENDERS,
       postConnections: LIVE_POST_CONNECTIONS,
+      ...(LIVE_TRANSPORT === 'mqtt' ? { mqttUrl: `mqtt://127.0.0.1:${srv.mqttPort}` } : {}),
     });
     const subject = subjectOf(srv);
     openProbes.add(subject);

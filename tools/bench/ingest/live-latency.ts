@@ -42,6 +42,8 @@ export interface LiveLatencyOptions {
   senders: number;
   /** Keep-alive POST connections, all senders together. */
   postConnections: number;
+  /** Devices publish over MQTT to this broker instead of POSTing. */
+  mqttUrl?: string;
 }
 
 /** `total` split into `parts` near-equal shares. */
@@ -83,6 +85,7 @@ export class LiveLatencyBench {
         devices: opts.devices.slice(first, first + n),
         maxSockets: Math.max(1, Math.ceil(opts.postConnections / opts.senders)),
         receivers: ports,
+        ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
       };
       return startWorker('./live-sender.ts', init, ports);
     });

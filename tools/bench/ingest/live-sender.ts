@@ -1,10 +1,12 @@
 /**
- * Worker thread of the live-latency bench: some of the devices POSTing single readings at a
- * fixed rate. The schedule is open loop (a reading is sent when it is due, whether or not the
+ * Worker thread of the live-latency bench: some of the devices sending single readings at a
+ * fixed rate — POSTed over HTTP, or published over MQTT at QoS 1 (answered by the PUBACK, which
+ * the server sends once the reading is stored). The schedule is open loop (a reading is sent when it is due, whether or not the
  * earlier ones were answered), so a server that falls behind shows as latency, not as a lower
  * offered rate. Each send time goes to every receiver, which match the frames to it.
  */
 import http from 'node:http';
+import mqtt, { type MqttClient } from 'mqtt';
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { type BenchDevice, readingJson } from './devices';
 import type { SentNote } from './live-receiver';
@@ -13,8 +15,10 @@ import { histogramAdd, newHistogram } from './stats';
 export interface SenderInit {
   baseUrl: string;
   devices: BenchDevice[];
-  /** Keep-alive connections this sender may open. */
+  /** Keep-alive connections this sender may open (HTTP). */
   maxSockets: number;
+  /** Publish over MQTT to this broker instead of POSTing (each device its own session). */
+  mqttUrl?: string;
   /** One port to each receiver. */
   receivers: MessagePort[];
 }
@@ -28,7 +32,7 @@ export type FromSender =
       /** From the first send to the last one due / to the last answer. */
       sendSeconds: number;
       answerSeconds: number;
-      /** POST sent → answer, ms (stats.ts histogram). */
+      /** POST sent → answer (or publish → PUBACK), ms (stats.ts histogram). */
       post: Uint32Array;
     }
   | { type: 'closed' };
@@ -38,6 +42,21 @@ const port = parentPort!;
 const agent = new http.Agent({ keepAlive: true, maxSockets: init.maxSockets });
 const url = `${init.baseUrl}/api/v1/telemetry`;
 const now = () => performance.timeOrigin + performance.now();
+
+/** Each device's MQTT session, when the readings go over MQTT. */
+const sessions: Promise<Map<string, MqttClient>> | null = init.mqttUrl
+  ? Promise.all(
+      init.devices.map(async (d) => {
+        const client = await mqtt.connectAsync(init.mqttUrl!, { clientId: d.id, username: d.id, password: d.key, protocolVersion: 4, clean: true, reconnectPeriod: 0, keepalive: 60 });
+        return [d.id, client] as const;
+      }),
+    ).then((entries) => new Map(entries))
+  : null;
+
+/** Publishes one reading at QoS 1; 202 stands for its PUBACK, as for a POST. */
+function publish(client: MqttClient, d: BenchDevice, body: string): Promise<number> {
+  return new Promise((resolve) => client.publish(`agua/v1/${d.id}/telemetry`, body, { qos: 1 }, (err) => resolve(err ? 0 : 202)));
+}
 
 function post(d: BenchDevice, body: string): Promise<number> {
   return new Promise((resolve) => {
@@ -69,6 +88,8 @@ function flushNote(): void {
  */
 async function run(durationS: number, rate: number): Promise<Extract<FromSender, { type: 'done' }>> {
   const devices = init.devices;
+  const clients = await sessions;
+  const send = (d: BenchDevice, body: string) => (clients ? publish(clients.get(d.id)!, d, body) : post(d, body));
   const postLatencies = newHistogram();
   const pending = new Set<Promise<unknown>>();
   let sent = 0;
@@ -89,7 +110,7 @@ async function run(durationS: number, rate: number): Promise<Extract<FromSender,
         note.keys.push(`${d.id}|${value}`);
         note.times.push(sentAt);
         sent++;
-        const p = post(d, body).then((status) => {
+        const p = send(d, body).then((status) => {
           const answeredAt = now();
           histogramAdd(postLatencies, answeredAt - sentAt);
           lastAnswer = performance.now();
@@ -118,7 +139,11 @@ port.on('message', (msg: ToSender) => {
     void run(msg.durationS, msg.rate).then((result) => port.postMessage(result, [result.post.buffer as ArrayBuffer]));
   } else {
     agent.destroy();
-    for (const r of init.receivers) r.close();
-    port.postMessage({ type: 'closed' } satisfies FromSender);
+    void (async () => {
+      const clients = await sessions;
+      if (clients) await Promise.all([...clients.values()].map((c) => c.endAsync()));
+      for (const r of init.receivers) r.close();
+      port.postMessage({ type: 'closed' } satisfies FromSender);
+    })();
   }
 });
