@@ -2,10 +2,17 @@ import type { AlarmChange } from '../alarms/alarms.repository';
 import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
-/** What the server asks of the writer thread (readings, alarm changes, the notification outbox); each request is answered once, in order. */
+/**
+ * What the server asks of the writer thread (readings, alarm changes, the notification outbox);
+ * each request is answered once. Requests are carried out in the order they were sent.
+ *
+ * Requests carrying alarm changes say how many failed alarm writes the server had heard of when
+ * it computed them (`alarmFailuresSeen`): changes computed on top of a write that has since failed
+ * are refused, never stored on top of a state that is not there (the engine reloads what is stored).
+ */
 export type WriterRequest =
-  | { id: number; op: 'write'; packed: PackedReadings; changes: AlarmChange[] }
-  | { id: number; op: 'alarms'; changes: AlarmChange[] }
+  | { id: number; op: 'write'; packed: PackedReadings; changes: AlarmChange[]; alarmFailuresSeen: number }
+  | { id: number; op: 'alarms'; changes: AlarmChange[]; alarmFailuresSeen: number }
   | { id: number; op: 'outboxWrite'; entries: OutboxEntry[] }
   | { id: number; op: 'outboxClaim'; claims: OutboxClaim[] }
   | { id: number; op: 'outboxSettle'; outcomes: DeliveryOutcome[] }
@@ -22,6 +29,12 @@ export interface WriterFailure {
 
 export type WriterResponse = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WriterFailure };
 
+/** The answers to every request the thread found waiting, in one message; and how many alarm writes have failed so far. */
+export interface WriterAnswers {
+  responses: WriterResponse[];
+  alarmFailures: number;
+}
+
 /** The thread's start parameters. */
 export interface WriterThreadData {
   file: string;
@@ -33,6 +46,9 @@ export interface WriterThreadData {
  */
 export type PackedReadings = Array<string | number | boolean | null>;
 const FIELDS = 9;
+
+/** How many readings a packed array holds. */
+export const packedCount = (packed: PackedReadings): number => packed.length / FIELDS;
 
 export function packReadings(items: ReadingToStore[]): PackedReadings {
   const out: PackedReadings = new Array(items.length * FIELDS);
@@ -51,10 +67,10 @@ export function packReadings(items: ReadingToStore[]): PackedReadings {
   return out;
 }
 
-export function unpackReadings(packed: PackedReadings): ReadingToStore[] {
-  const out: ReadingToStore[] = new Array(packed.length / FIELDS);
-  for (let i = 0, k = 0; i < packed.length; i += FIELDS, k++) {
-    out[k] = {
+/** Unpacks readings, appending them to `out`. */
+export function unpackReadings(packed: PackedReadings, out: ReadingToStore[] = []): ReadingToStore[] {
+  for (let i = 0; i < packed.length; i += FIELDS) {
+    out.push({
       deviceId: packed[i] as string,
       tsMs: packed[i + 1] as number,
       valueNum: packed[i + 2] as number | null,
@@ -64,7 +80,7 @@ export function unpackReadings(packed: PackedReadings): ReadingToStore[] {
       boot: packed[i + 6] as string,
       receivedMs: packed[i + 7] as number,
       fromDevice: packed[i + 8] as boolean,
-    };
+    });
   }
   return out;
 }

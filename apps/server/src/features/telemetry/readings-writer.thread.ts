@@ -2,14 +2,14 @@ import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { startWorker } from '../../lib/worker-thread';
 import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
-import { packReadings, type WriterFailure, type WriterRequest, type WriterResponse } from './readings-writer.protocol';
+import { packReadings, type WriterAnswers, type WriterFailure, type WriterRequest } from './readings-writer.protocol';
 import type { AlarmChange } from '../alarms/alarms.repository';
 import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
 import type { ReadingToStore } from './readings.writer';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
-/** A request without its id (the id is the thread's business). */
-type Request = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request as a caller makes it (the id, and what the thread was told of failed alarm writes, are added here). */
+type Request = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id' | 'alarmFailuresSeen'> : never) : never;
 
 /**
  * The readings writer (SqliteReadingsWriter) on a thread of its own, as the server sees it: the
@@ -19,10 +19,17 @@ type Request = WriterRequest extends infer R ? (R extends { id: number } ? Omit<
  * starts a new thread, which reloads what was committed.
  */
 export class ReadingsWriterThread {
+  /**
+   * Group commits handed over while one commits: the thread merges whatever waits for it into its
+   * next transaction, so it never waits for this event loop between two commits.
+   */
+  readonly concurrentWrites = 8;
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closing = false;
+  /** Failed alarm writes the thread has reported (each thread counts from zero). */
+  private alarmFailuresSeen = 0;
 
   constructor(
     private readonly file: string,
@@ -106,26 +113,30 @@ export class ReadingsWriterThread {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id });
+      worker.postMessage({ ...req, id, alarmFailuresSeen: this.alarmFailuresSeen });
     });
   }
 
   private start(): Worker {
     if (this.closing) throw new StorageUnavailableError('the readings writer is closed');
     const worker = startWorker(import.meta.url, 'readings-writer.worker', { file: this.file });
-    worker.on('message', (res: WriterResponse) => this.answered(res));
+    worker.on('message', (answers: WriterAnswers) => this.answered(answers));
     worker.on('error', (err) => this.log.error({ err }, 'the readings writer thread failed'));
     worker.on('exit', (code) => this.exited(worker, code));
     this.worker = worker;
+    this.alarmFailuresSeen = 0;
     return worker;
   }
 
-  private answered(res: WriterResponse): void {
-    const p = this.pending.get(res.id);
-    if (!p) return;
-    this.pending.delete(res.id);
-    if (res.ok) p.resolve(res.result);
-    else p.reject(toError(res.error));
+  private answered({ responses, alarmFailures }: WriterAnswers): void {
+    this.alarmFailuresSeen = alarmFailures;
+    for (const res of responses) {
+      const p = this.pending.get(res.id);
+      if (!p) continue;
+      this.pending.delete(res.id);
+      if (res.ok) p.resolve(res.result);
+      else p.reject(toError(res.error));
+    }
   }
 
   private exited(worker: Worker, code: number): void {
@@ -141,5 +152,6 @@ export class ReadingsWriterThread {
 
 /** A failure of the thread as an Error carrying its SQLite code again. */
 function toError(f: WriterFailure): Error {
+  if (f.code === 'STORAGE_UNAVAILABLE') return new StorageUnavailableError(f.message);
   return Object.assign(new Error(f.message), f.code !== undefined ? { code: f.code } : {});
 }

@@ -1,13 +1,27 @@
 // The storage's writer thread: it owns its own connection to the database and writes the readings
 // the alarm changes and the notification outbox, so the fsync of a commit never stops the server's event loop from parsing
 // the next requests, and no other connection competes for the write lock (ADR 008, 009).
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { openConnection } from '../../storage/database';
 import { SqliteAlarmsWriter } from '../alarms/alarms.writer';
+import type { AlarmChange } from '../alarms/alarms.repository';
 import type { AlarmNotice } from '../notifications/outbox';
 import { SqliteOutboxWriter } from '../notifications/outbox.writer';
-import { unpackReadings, type WriterRequest, type WriterResponse, type WriterThreadData } from './readings-writer.protocol';
-import { SqliteReadingsWriter } from './readings.writer';
+import {
+  packedCount,
+  unpackReadings,
+  type WriterAnswers,
+  type WriterFailure,
+  type WriterRequest,
+  type WriterResponse,
+  type WriterThreadData,
+} from './readings-writer.protocol';
+import { SqliteReadingsWriter, type ReadingToStore } from './readings.writer';
+
+type WriteRequest = Extract<WriterRequest, { op: 'write' }>;
+
+/** Readings merged into one transaction at most: a commit stays short, and so does the wait of the first of them. */
+const MAX_MERGED_READINGS = 5000;
 
 const { file } = workerData as WriterThreadData;
 const sqlite = openConnection(file);
@@ -17,12 +31,85 @@ const alarms = new SqliteAlarmsWriter(sqlite, (change, transitionId) => {
   if (change.notice) outbox.writeNotice(change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
 });
 const port = parentPort!;
+/** Writes of alarm changes that failed so far: changes computed before the server heard of the last one are refused. */
+let alarmFailures = 0;
+let closed = false;
 
-function run(req: WriterRequest): unknown {
+/**
+ * Every request waiting when the thread gets to them is taken at once, and consecutive writes of
+ * readings share one transaction: while one commit is under way the next ones queue up here, so
+ * the thread goes from commit to commit without waiting for the server's event loop in between.
+ * Each transaction is answered as soon as it has committed.
+ */
+port.on('message', (first: WriterRequest) => {
+  const waiting = [first];
+  for (takeArrived(waiting); waiting.length > 0; takeArrived(waiting)) {
+    const req = waiting.shift()!;
+    const responses = req.op === 'write' ? writeTogether([req, ...takeWritesToMerge(waiting, packedCount(req.packed))]) : [answer(req)];
+    port.postMessage({ responses, alarmFailures } satisfies WriterAnswers);
+  }
+  if (closed) port.close();
+});
+
+/** Appends the requests that arrived meanwhile (they get no 'message' event of their own). */
+function takeArrived(waiting: WriterRequest[]): void {
+  for (let next = receiveMessageOnPort(port); next !== undefined; next = receiveMessageOnPort(port)) waiting.push(next.message as WriterRequest);
+}
+
+/** The writes of readings at the head of the queue that join one of `readings` in its transaction. */
+function takeWritesToMerge(waiting: WriterRequest[], readings: number): WriteRequest[] {
+  const writes: WriteRequest[] = [];
+  for (let next = waiting[0]; next?.op === 'write' && readings + packedCount(next.packed) <= MAX_MERGED_READINGS; next = waiting[0]) {
+    readings += packedCount(next.packed);
+    writes.push(next);
+    waiting.shift();
+  }
+  return writes;
+}
+
+/** Readings of several requests, and the alarm changes they cause, in one transaction: all of them or none. */
+function writeTogether(requests: WriteRequest[]): WriterResponse[] {
+  const responses: WriterResponse[] = [];
+  const admitted = requests.filter((req) => {
+    if (!builtOnFailedWrite(req)) return true;
+    responses.push(refusal(req.id));
+    return false;
+  });
+  if (admitted.length === 0) return responses;
+  const items: ReadingToStore[] = [];
+  const changes: AlarmChange[] = [];
+  for (const req of admitted) {
+    unpackReadings(req.packed, items);
+    for (const change of req.changes) changes.push(change);
+  }
+  try {
+    const fresh = writer.write(items, () => changes.length > 0 && alarms.writeAll(changes));
+    let offset = 0;
+    for (const req of admitted) {
+      const n = packedCount(req.packed);
+      responses.push({ id: req.id, ok: true, result: fresh.slice(offset, offset + n) });
+      offset += n;
+    }
+  } catch (err) {
+    if (changes.length > 0) alarmFailures++;
+    const error = failureOf(err);
+    for (const req of admitted) responses.push({ id: req.id, ok: false, error });
+  }
+  return responses;
+}
+
+function answer(req: Exclude<WriterRequest, WriteRequest>): WriterResponse {
+  if (req.op === 'alarms' && builtOnFailedWrite(req)) return refusal(req.id);
+  try {
+    return { id: req.id, ok: true, result: run(req) };
+  } catch (err) {
+    if (req.op === 'alarms') alarmFailures++;
+    return { id: req.id, ok: false, error: failureOf(err) };
+  }
+}
+
+function run(req: Exclude<WriterRequest, WriteRequest>): unknown {
   switch (req.op) {
-    case 'write':
-      // The alarm changes the readings cause commit in the readings' transaction (ADR 009).
-      return writer.write(unpackReadings(req.packed), () => req.changes.length > 0 && alarms.writeAll(req.changes));
     case 'alarms':
       return alarms.writeAll(req.changes);
     case 'outboxWrite':
@@ -39,18 +126,21 @@ function run(req: WriterRequest): unknown {
       return sqlite.pragma(req.statement);
     case 'close':
       sqlite.close();
+      closed = true;
       return null;
   }
 }
 
-port.on('message', (req: WriterRequest) => {
-  let response: WriterResponse;
-  try {
-    response = { id: req.id, ok: true, result: run(req) };
-  } catch (err) {
-    const { message, code } = err as { message?: string; code?: unknown };
-    response = { id: req.id, ok: false, error: { message: message ?? String(err), ...(typeof code === 'string' ? { code } : {}) } };
-  }
-  port.postMessage(response);
-  if (req.op === 'close') port.close();
-});
+/** Alarm changes computed before the server heard of a failed alarm write: made on top of changes that were never stored. */
+function builtOnFailedWrite(req: { changes: AlarmChange[]; alarmFailuresSeen: number }): boolean {
+  return req.changes.length > 0 && req.alarmFailuresSeen < alarmFailures;
+}
+
+function refusal(id: number): WriterResponse {
+  return { id, ok: false, error: { message: 'an earlier alarm write failed; this one was made on top of it', code: 'STORAGE_UNAVAILABLE' } };
+}
+
+function failureOf(err: unknown): WriterFailure {
+  const { message, code } = err as { message?: string; code?: unknown };
+  return { message: message ?? String(err), ...(typeof code === 'string' ? { code } : {}) };
+}
