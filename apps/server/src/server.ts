@@ -1,4 +1,4 @@
-import { buildApp } from './app';
+import { buildApp, type BuiltApp } from './app';
 import { ConfigError, isLoopback, loadConfig } from './config/env';
 import type { Fleet } from '@agua/simulator';
 import { startDemoSimulation } from './demo/simulation';
@@ -20,9 +20,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  let app;
+  let app: BuiltApp['app'];
+  let mqttPort: BuiltApp['mqttPort'];
   try {
-    app = await buildApp(config);
+    ({ app, mqttPort } = await buildApp(config));
   } catch (err) {
     // PostgreSQL or Redis not there within the start's wait, or not usable: a message naming the variable.
     if (err instanceof DatabaseUnreachableError || err instanceof DatabaseInUseError || err instanceof RedisUnreachableError) {
@@ -75,7 +76,7 @@ async function main(): Promise<void> {
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = isLoopback(config.host) || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
     // Demo gates connect where devices connect: the embedded broker, or the external one.
-    const mqttUrl = config.externalBroker?.url ?? `mqtt://${host}:${app.ctx.mqtt.port()}`;
+    const mqttUrl = config.externalBroker?.url ?? `mqtt://${host}:${mqttPort()}`;
     fleets = startDemoSimulation(`http://${host}:${port}`, mqttUrl, app.log, { seed: config.simulatorSeed, gateFaults: config.simulatorGateFaults });
     app.log.info('device simulator running for the demo devices');
   }

@@ -8,7 +8,7 @@ describe('background jobs', () => {
   it('are the ones the docs name, and stopping flushes what was heard', async () => {
     const dataDir = tempDataDir();
     const s = await startServer({}, { dataDir });
-    expect(s.app.jobs.names()).toEqual([
+    expect(s.jobs.names()).toEqual([
       'commands',
       'alarm engine',
       'notification sender',
@@ -26,13 +26,13 @@ describe('background jobs', () => {
     // A poll without readings: the device is heard, and only memory knows it until a flush.
     const polled = await s.fetch('/api/v1/devices/esp32_compuerta_02/commands?wait=0', { headers: { 'x-api-key': demoKey('esp32_compuerta_02') } });
     expect(polled.status).toBe(200);
-    const heard = s.app.ctx.devices.get('esp32_compuerta_02')!.lastSeenMs;
+    const heard = s.modules.devices.service.get('esp32_compuerta_02')!.lastSeenMs;
     expect(heard).toBeGreaterThan(Date.now() - 5_000);
     await s.close();
 
     const again = await startServer({}, { dataDir });
     try {
-      expect(again.app.ctx.devices.get('esp32_compuerta_02')!.lastSeenMs).toBe(heard);
+      expect(again.modules.devices.service.get('esp32_compuerta_02')!.lastSeenMs).toBe(heard);
     } finally {
       await again.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -51,8 +51,8 @@ describe('alarm engine', () => {
     s = await startServer({ DEVICE_RATE_LIMIT: '0', DEVICE_OFFLINE_AFTER_S: '2', LOG_LEVEL: process.env.DEBUG_ALARMS ? 'error' : 'silent' }, { dataDir });
     [admin, operator, viewer] = await Promise.all([s.login('admin'), s.login('operator'), s.login('viewer')]);
     if (process.env.DEBUG_ALARMS) {
-      s.app.ctx.bus.on('alarm.updated', (a) => console.log('ALARM', a.kind, a.deviceId, a.state, a.id));
-      s.app.ctx.bus.on('reading.created', (r) => console.log('READING', r.deviceId, r.reading.value, r.reading.ts));
+      s.modules.bus.on('alarm.updated', (a) => console.log('ALARM', a.kind, a.deviceId, a.state, a.id));
+      s.modules.bus.on('reading.created', (r) => console.log('READING', r.deviceId, r.reading.value, r.reading.ts));
     }
     const opened = await openLive(s, { cookie: viewer });
     if (!opened.live) throw new Error('live socket refused');

@@ -44,7 +44,7 @@ describe('a reading and its alarm: one transaction', () => {
    * with disk_full (53100).
    */
   async function failCommits(): Promise<() => Promise<void>> {
-    const { readingsWriter } = s.app.ctx;
+    const { writer: readingsWriter } = s.modules;
     if (readingsWriter instanceof ReadingsWriterThread) {
       await readingsWriter.pragma(`max_page_count = ${Number(await sqlValue(s, 'PRAGMA page_count'))}`);
       return async () => void (await readingsWriter.pragma('max_page_count = 1073741823'));

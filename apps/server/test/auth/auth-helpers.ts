@@ -57,7 +57,7 @@ export interface NewUser {
 /** Creates a user directly through the repository (no users API yet); returns its id. */
 export async function createUser(s: TestServer, u: NewUser): Promise<string> {
   const id = newId('usr');
-  await s.app.ctx.users.insert({
+  await s.modules.auth.users.insert({
     id,
     username: u.username,
     name: `Test ${u.username}`,

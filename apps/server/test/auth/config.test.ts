@@ -242,7 +242,7 @@ describe('starting the app in-process with MQTT_PORT taken', () => {
       WEB_DIST_DIR: '',
       LOG_LEVEL: 'silent',
     });
-    const app = await buildApp(config);
+    const { app } = await buildApp(config);
     try {
       await expect(app.listen({ port: 0, host: '127.0.0.1' })).rejects.toThrow(/MQTT_PORT/);
     } finally {

@@ -109,12 +109,12 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
   });
 
   it('does not count a USER_INACTIVE answer as a failure of the password', async () => {
-    const viewer = (await s.app.ctx.users.findByUsername('viewer'))!;
-    await s.app.ctx.users.update(viewer.id, { status: 'inactive' });
+    const viewer = (await s.modules.auth.users.findByUsername('viewer'))!;
+    await s.modules.auth.users.update(viewer.id, { status: 'inactive' });
     try {
       for (let i = 0; i < 6; i++) await expectApiError(await login(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
     } finally {
-      await s.app.ctx.users.update(viewer.id, { status: 'active' });
+      await s.modules.auth.users.update(viewer.id, { status: 'active' });
     }
     expect(await failureRows(s, 'viewer')).toBe(0);
     expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
@@ -155,8 +155,8 @@ describe('lockout per username from one address (defaults 5 / 20)', () => {
     await login(s, { username: 'operator', password: 'wrong-audit-2' });
     await login(s, { username: 'admin', password: 'admin123' }); // master password missing
     const events = await auditEvents(s, 'auth.login_failed', adminCookie);
-    const operator = (await s.app.ctx.users.findByUsername('operator'))!;
-    const admin = (await s.app.ctx.users.findByUsername('admin'))!;
+    const operator = (await s.modules.auth.users.findByUsername('operator'))!;
+    const admin = (await s.modules.auth.users.findByUsername('admin'))!;
 
     const unknown = events.find((e) => e.username === 'nadie-audit');
     expect(unknown).toMatchObject({ action: 'auth.login_failed', result: 'denied', ip: '127.0.0.1', userId: null });

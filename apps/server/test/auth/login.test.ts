@@ -79,20 +79,20 @@ describe('sign-in', () => {
     });
 
     it('lets the user in again once reactivated', async () => {
-      await s.app.ctx.users.update(inactiveId, { status: 'active' });
+      await s.modules.auth.users.update(inactiveId, { status: 'active' });
       const res = await login(s, { username: 'inactivo01', password: 'clave-inactivo-1' });
       expect(res.status).toBe(200);
-      await s.app.ctx.users.update(inactiveId, { status: 'inactive' });
+      await s.modules.auth.users.update(inactiveId, { status: 'inactive' });
       await expectApiError(await login(s, { username: 'inactivo01', password: 'clave-inactivo-1' }), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
     });
 
     it('makes a demo account inactive through the repository: 403 with its right password', async () => {
-      const viewer = await s.app.ctx.users.findByUsername('viewer');
-      await s.app.ctx.users.update(viewer!.id, { status: 'inactive' });
+      const viewer = await s.modules.auth.users.findByUsername('viewer');
+      await s.modules.auth.users.update(viewer!.id, { status: 'inactive' });
       try {
         await expectApiError(await login(s, DEMO_PASSWORDS.viewer), 403, 'USER_INACTIVE', MSG.USER_INACTIVE);
       } finally {
-        await s.app.ctx.users.update(viewer!.id, { status: 'active' });
+        await s.modules.auth.users.update(viewer!.id, { status: 'active' });
       }
       expect((await login(s, DEMO_PASSWORDS.viewer)).status).toBe(200);
     });

@@ -137,10 +137,10 @@ describe('sessions', () => {
       const id = await createUser(s, { username: 'desactivar1', password: 'clave-desactivar-1', role: 'operator' });
       const cookie = await loginCookie(s, { username: 'desactivar1', password: 'clave-desactivar-1' });
       expect((await s.fetch('/api/v1/devices', { cookie })).status).toBe(200);
-      await s.app.ctx.users.update(id, { status: 'inactive' });
+      await s.modules.auth.users.update(id, { status: 'inactive' });
       await expectUnauthenticated(await s.fetch('/api/v1/devices', { cookie }));
       // Reactivating does not revive the ended session.
-      await s.app.ctx.users.update(id, { status: 'active' });
+      await s.modules.auth.users.update(id, { status: 'active' });
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
     });
 
@@ -148,18 +148,18 @@ describe('sessions', () => {
       const id = await createUser(s, { username: 'borrar0001', password: 'clave-borrar-01' });
       const cookie = await loginCookie(s, { username: 'borrar0001', password: 'clave-borrar-01' });
       expect((await s.fetch('/api/v1/auth/me', { cookie })).status).toBe(200);
-      await s.app.ctx.users.delete(id);
+      await s.modules.auth.users.delete(id);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
     });
 
     it('deactivating the demo viewer through the repository ends its session', async () => {
       const cookie = await s.login('viewer');
-      const viewer = (await s.app.ctx.users.findByUsername('viewer'))!;
-      await s.app.ctx.users.update(viewer.id, { status: 'inactive' });
+      const viewer = (await s.modules.auth.users.findByUsername('viewer'))!;
+      await s.modules.auth.users.update(viewer.id, { status: 'inactive' });
       try {
         await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie }));
       } finally {
-        await s.app.ctx.users.update(viewer.id, { status: 'active' });
+        await s.modules.auth.users.update(viewer.id, { status: 'active' });
       }
     });
   });
@@ -236,7 +236,7 @@ describe('sessions', () => {
       const me = (await (await s.fetch('/api/v1/auth/me', { cookie })).json()) as User;
       expect(me.mustChangePassword).toBe(false);
       await expectUnauthenticated(await s.fetch('/api/v1/auth/me', { cookie: otherCookie }));
-      expect((await s.app.ctx.users.findById(userId))!.mustChangePassword).toBe(false);
+      expect((await s.modules.auth.users.findById(userId))!.mustChangePassword).toBe(false);
     });
 
     it('the old password stops working and the new one works', async () => {
@@ -326,7 +326,7 @@ describe('sessions', () => {
     it('records auth.login and auth.logout with result ok and the address', async () => {
       const cookie = await loginCookie(s, DEMO_PASSWORDS.operator);
       expect((await s.fetch('/api/v1/auth/logout', { method: 'POST', cookie })).status).toBe(204);
-      const operator = (await s.app.ctx.users.findByUsername('operator'))!;
+      const operator = (await s.modules.auth.users.findByUsername('operator'))!;
       const logins = await auditEvents(s, 'auth.login');
       const logouts = await auditEvents(s, 'auth.logout');
       expect(logins.find((e) => e.userId === operator.id)).toMatchObject({

@@ -291,7 +291,7 @@ describe('device administration', () => {
         expect(res.status).toBe(200);
         expect(res.body.config).toMatchObject({ state: 'abierta', travelTimeoutS: 90 });
       }
-      expect(s.app.ctx.devices.get('compuerta_eco')?.gateState).toBe('abierta');
+      expect(s.modules.devices.service.get('compuerta_eco')?.gateState).toBe('abierta');
 
       // Neither echoed field is stored as a setting.
       expect(await storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60 });

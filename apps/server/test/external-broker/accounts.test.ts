@@ -129,7 +129,7 @@ describe('external broker: device accounts kept in step', () => {
   it("a key that is not the device's (a rotation that failed after it was written) never reaches the broker", async () => {
     const key = await newSensor('ext_nivel_10');
     const pepper = (await sqlGet<{ value: string }>(s, "SELECT value FROM settings WHERE key = 'device_key_pepper'"))!.value;
-    await new BrokerCredentials(s.app.ctx.storage.db, pepper).put('ext_nivel_10', 'not-its-key', Date.now() - 120_000);
+    await new BrokerCredentials(s.modules.storage.db, pepper).put('ext_nivel_10', 'not-its-key', Date.now() - 120_000);
     // Any change makes the server sync the account.
     expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: false } })).status).toBe(200);
     expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: true } })).status).toBe(200);

@@ -85,9 +85,9 @@ export async function getDevice(s: TestServer, cookie: string, id: string): Prom
 
 /** Enables or disables a device through the devices service (no HTTP route for it yet). */
 export function setEnabled(s: TestServer, id: string, enabled: boolean): void {
-  const record = s.app.ctx.devices.get(id);
+  const record = s.modules.devices.service.get(id);
   if (!record) throw new Error(`unknown device ${id}`);
-  s.app.ctx.devices.upsert({ ...record, enabled });
+  s.modules.devices.service.upsert({ ...record, enabled });
 }
 
 /** Polls until fn returns a truthy value, or throws after timeoutMs. */

@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app';
+import { buildApp, type ServerModules } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/env';
+import type { MetricsServer } from '../../src/features/metrics/metrics.routes';
+import type { BackgroundJobs } from '../../src/lib/background-jobs';
 import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
 import type { SqliteStorage } from '../../src/storage/database';
 import { dropTestDatabase, TEST_ENGINE, testDatabaseEnv } from './postgres';
@@ -17,6 +19,10 @@ export type DemoRole = keyof typeof DEMO_PASSWORDS;
 
 export interface TestServer {
   app: FastifyInstance;
+  /** The server's parts as buildApp composed them: for tests that look inside. */
+  modules: ServerModules;
+  jobs: BackgroundJobs;
+  metricsServer: MetricsServer | null;
   /** http://127.0.0.1:<port> */
   url: string;
   mqttUrl: string;
@@ -53,12 +59,12 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const app = await buildApp(config);
+  const { app, modules, jobs, metricsServer, mqttPort: brokerPort } = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const url = `http://127.0.0.1:${port}`;
-  const mqttPort = app.ctx.mqtt.port() ?? 0;
+  const mqttPort = brokerPort() ?? 0;
 
   const doFetch: TestServer['fetch'] = (pathname, init = {}) => {
     const { cookie, json, ...rest } = init;
@@ -70,6 +76,9 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
 
   return {
     app,
+    modules,
+    jobs,
+    metricsServer,
     url,
     // Where devices connect: the embedded broker, or the external one (MQTT_URL).
     mqttUrl: config.externalBroker?.url ?? `mqtt://127.0.0.1:${mqttPort}`,
@@ -104,7 +113,7 @@ export const demoKey = (deviceId: string) => `demo-key-${deviceId}`;
 
 /** The SQLite storage and writer thread of a server, for the tests about SQLite itself (*.sqlite.test.ts). */
 export function sqliteSide(s: TestServer): { storage: SqliteStorage; writer: ReadingsWriterThread } {
-  const { storage, readingsWriter } = s.app.ctx;
+  const { storage, writer: readingsWriter } = s.modules;
   if (storage.engine !== 'sqlite' || !(readingsWriter instanceof ReadingsWriterThread)) throw new Error('this test is about SQLite: run it on SQLite');
   return { storage, writer: readingsWriter };
 }

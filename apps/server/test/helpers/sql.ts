@@ -7,10 +7,10 @@ import { CompiledQuery } from 'kysely';
 import type { Storage } from '../../src/storage/storage';
 
 /** A test server (its storage) or a storage itself. */
-export type HasStorage = { app: { ctx: { storage: Storage } } } | Storage;
+export type HasStorage = { modules: { storage: Storage } } | Storage;
 
 function storageOf(from: HasStorage): Storage {
-  return 'app' in from ? from.app.ctx.storage : from;
+  return 'modules' in from ? from.modules.storage : from;
 }
 
 /** The storage engine's name ('sqlite' or 'postgres'), as a plain string. */

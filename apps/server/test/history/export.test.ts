@@ -152,7 +152,7 @@ describe('Excel and CSV export', () => {
     await createLevelSensor(s, admin, 'desborde_01', 'Sensor Desborde');
     const rows = Array.from({ length: 7 }, (_, i) => ({ deviceId: 'desborde_01', tsMs: WINTER + i * 1000, valueNum: i }));
     await insertReadings(s, rows.slice().reverse()); // stored out of order: the export sorts by time
-    const limits = s.app.ctx.history.options;
+    const limits = s.modules.history.service.options;
     const saved = limits.maxRowsPerSheet;
     limits.maxRowsPerSheet = 3;
     try {
@@ -240,7 +240,7 @@ describe('export when the client goes away', () => {
       s,
       Array.from({ length: 200_000 }, (_, i) => ({ deviceId: 'esp32_nivel_01', tsMs: start + i * 3000, valueNum: (i % 1000) / 100 })),
     );
-    const history = s.app.ctx.history;
+    const history = s.modules.history.service;
     const original = history.exportRows.bind(history);
     let batches = 0;
     let closed = 0;

@@ -14,12 +14,12 @@ export interface SeedReading {
 export async function insertReadings(s: TestServer, rows: SeedReading[]): Promise<void> {
   // Multi-row INSERTs in one transaction; 500 rows × 6 parameters stays under both engines' limits.
   const CHUNK = 500;
-  await s.app.ctx.storage.db.transaction().execute(async (trx) => {
+  await s.modules.storage.db.transaction().execute(async (trx) => {
     for (let i = 0; i < rows.length; i += CHUNK) {
       const chunk = rows.slice(i, i + CHUNK);
       const values = chunk.map(() => '(?, ?, ?, ?, ?, ?)').join(', ');
       const params = chunk.flatMap((r) => [r.deviceId, r.tsMs, r.valueNum ?? null, r.valueText ?? null, r.status ?? 'normal', r.tsMs]);
-      await sqlRun({ ...s.app.ctx.storage, db: trx }, `INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms) VALUES ${values}`, ...params);
+      await sqlRun({ ...s.modules.storage, db: trx }, `INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms) VALUES ${values}`, ...params);
     }
   });
 }

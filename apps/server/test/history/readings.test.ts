@@ -267,10 +267,10 @@ describe('retention', () => {
     await insertReadings(s, [...old, ...recent]);
     expect(await countReadings(s)).toBe(12_004);
 
-    expect(await s.app.ctx.retention.runOnce(now)).toBe(12_001);
+    expect(await s.modules.history.retention.runOnce(now)).toBe(12_001);
     expect(await countReadings(s)).toBe(3);
     const kept = (await sqlColumn(s, 'SELECT ts_ms FROM readings ORDER BY ts_ms')).map(Number);
     expect(kept).toEqual(recent.map((r) => r.tsMs).sort((a, b) => a - b));
-    expect(await s.app.ctx.retention.runOnce(now)).toBe(0);
+    expect(await s.modules.history.retention.runOnce(now)).toBe(0);
   });
 });

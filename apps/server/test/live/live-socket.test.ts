@@ -66,15 +66,15 @@ describe('live socket /api/v1/live', () => {
     });
 
     it('a user who must change the password gets no socket (403 PASSWORD_CHANGE_REQUIRED)', async () => {
-      const user = await s.app.ctx.users.findByUsername('viewer');
+      const user = await s.modules.auth.users.findByUsername('viewer');
       const cookie = await s.login('viewer');
-      await s.app.ctx.users.update(user!.id, { mustChangePassword: true });
+      await s.modules.auth.users.update(user!.id, { mustChangePassword: true });
       try {
         const r = await openLive(s, { cookie });
         expect(r.status).toBe(403);
         if (r.live === null) expect(JSON.parse(r.body)).toMatchObject({ code: 'PASSWORD_CHANGE_REQUIRED' });
       } finally {
-        await s.app.ctx.users.update(user!.id, { mustChangePassword: false });
+        await s.modules.auth.users.update(user!.id, { mustChangePassword: false });
       }
     });
   });

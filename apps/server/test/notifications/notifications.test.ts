@@ -169,9 +169,9 @@ describe('notifications', () => {
       const policy = { maxPriority: 2, afterMin: 10, repeatMin: 5, userIds: [], webhookIds: [w.body.id] };
       expect((await jsonOf(await s.fetch('/api/v1/notifications/escalation', { method: 'PUT', cookie: admin, json: policy }))).body).toEqual(policy);
       // The demo's silent gate has an unack offline alarm (priority 2) since the start.
-      const offline = s.app.ctx.alarmEngine.open().find((a) => a.deviceId === GATE_2 && a.kind === 'device_offline')!;
+      const offline = s.modules.alarms.engine.open().find((a) => a.deviceId === GATE_2 && a.kind === 'device_offline')!;
       expect(offline.state).toBe('unack');
-      const service = s.app.ctx.notifications.service;
+      const service = s.modules.notifications.service;
       const at = (min: number) => offline.raisedAtMs + min * 60_000;
       expect(await service.escalate([offline], at(9))).toBe(0);
       expect(await service.escalate([offline], at(11))).toBe(1);

@@ -79,7 +79,7 @@ describe('/metrics on METRICS_PORT', () => {
   afterAll(async () => s?.close());
 
   it('is served there without a token, and nothing else is; on PORT without METRICS_TOKEN it is 404', async () => {
-    const port = s.app.metricsServer!.port();
+    const port = s.metricsServer!.port();
     expect(port).toBeGreaterThan(0);
     const res = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(res.status).toBe(200);

@@ -12,8 +12,8 @@ import { createDevice, expectApiError, issueOk, jsonOf, waitForCommandStatus } f
 
 /** These tests look inside the embedded broker (its retained messages and queues). */
 function embedded(s: TestServer): MqttBroker {
-  if (!(s.app.ctx.mqtt instanceof MqttBroker)) throw new Error('not the embedded broker');
-  return s.app.ctx.mqtt;
+  if (!(s.modules.mqtt.transport instanceof MqttBroker)) throw new Error('not the embedded broker');
+  return s.modules.mqtt.transport;
 }
 
 /** How long a "receives nothing" check waits after its SUBACK (retained messages follow it at once). */
@@ -236,7 +236,7 @@ describe('MQTT hardening (no rate limit)', () => {
       await endClient(persistent.client);
 
       const sent = MAX_QUEUED_PER_CLIENT + 50;
-      for (let seq = 0; seq < sent; seq++) await s.app.ctx.mqtt.publish(topics.commands(LEVEL_2), { seq });
+      for (let seq = 0; seq < sent; seq++) await s.modules.mqtt.transport.publish(topics.commands(LEVEL_2), { seq });
       expect(await embedded(s).queuedMessages(LEVEL_2)).toBe(MAX_QUEUED_PER_CLIENT);
 
       // Back with the same session: the newest ones arrive, in order.

@@ -120,7 +120,7 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
             if (err) return reject(err);
             // At once, in the PUBACK callback: the row and the current reading are there (the count
             // query starts here, before any later write could add the row).
-            const reading = s.app.ctx.devices.getApi(LEVEL_1)?.reading;
+            const reading = s.modules.devices.service.getApi(LEVEL_1)?.reading;
             countReadings(s, LEVEL_1).then((count) => resolve({ count, reading }), reject);
           });
         });
@@ -135,7 +135,7 @@ describe('MQTT broker (no rate limit, DEVICE_OFFLINE_AFTER_S=300)', () => {
       const before = await countReadings(s, LEVEL_1);
       c.publish(topic(LEVEL_1, 'telemetry'), JSON.stringify(levelMsg(LEVEL_1, 0.42)), { qos: 0 });
       await waitFor(async () => (await countReadings(s, LEVEL_1)) === before + 1, 2000);
-      await waitFor(() => s.app.ctx.devices.getApi(LEVEL_1)?.reading?.value === 0.42, 2000);
+      await waitFor(() => s.modules.devices.service.getApi(LEVEL_1)?.reading?.value === 0.42, 2000);
     });
 
     it('a batch (array) over MQTT is stored whole; dedupe by (boot, seq) applies too', async () => {
@@ -337,7 +337,7 @@ describe('MQTT sessions and online/offline (DEVICE_OFFLINE_AFTER_S=300)', () => 
   it('a reconnect (same client id) replaces the session: the device stays online throughout, never shown offline', async () => {
     const first = await connectDevice(s, LEVEL_1);
     const statuses: string[] = [];
-    const off = s.app.ctx.bus.on('device.updated', (d) => {
+    const off = s.modules.bus.on('device.updated', (d) => {
       if (d.id === LEVEL_1) statuses.push(d.status);
     });
     const firstClosed = new Promise<void>((resolve) => first.once('close', () => resolve()));

@@ -112,7 +112,7 @@ describe('PROTOCOL edges (DEVICE_RATE_LIMIT=0)', () => {
   it("Desconectar answers the device's open long poll with 403 DEVICE_DISABLED", async () => {
     const admin = await s.login('admin');
     const poll = longPoll(s, LEVEL_1, { wait: '20' });
-    await waitFor(() => s.app.ctx.devices.hasOpenConnection(LEVEL_1));
+    await waitFor(() => s.modules.devices.service.hasOpenConnection(LEVEL_1));
     const off = await s.fetch(`/api/v1/devices/${LEVEL_1}`, { method: 'PATCH', cookie: admin, json: { enabled: false } });
     expect(off.status).toBe(200);
     const res = await Promise.race([poll, sleep(3000).then(() => null)]);

@@ -31,9 +31,9 @@ const activeAdmins = (users: User[]) => users.filter((u) => u.role === 'admin' &
 
 /** Straight to storage: puts a user back as an active admin with its master password, between rounds. */
 async function restoreAdmin(s: TestServer, username: string, masterPassword: string, password: string): Promise<string> {
-  const existing = await s.app.ctx.users.findByUsername(username);
+  const existing = await s.modules.auth.users.findByUsername(username);
   if (!existing) return createUser(s, { username, password, role: 'admin', masterPassword });
-  await s.app.ctx.users.update(existing.id, { role: 'admin', status: 'active', masterPasswordHash: await hashPassword(masterPassword) });
+  await s.modules.auth.users.update(existing.id, { role: 'admin', status: 'active', masterPasswordHash: await hashPassword(masterPassword) });
   return existing.id;
 }
 
@@ -154,7 +154,7 @@ describe("an admin's own master password", () => {
   const NEW_MASTER = 'maestra-nueva-2025';
   beforeAll(async () => {
     s = await startServer({ LOGIN_MAX_FAILURES_PER_USER: '3', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' });
-    adminId = (await s.app.ctx.users.findByUsername('admin'))!.id;
+    adminId = (await s.modules.auth.users.findByUsername('admin'))!.id;
   });
   afterAll(async () => s.close());
 
@@ -222,7 +222,7 @@ describe('passwords made only of whitespace', () => {
   beforeAll(async () => {
     s = await startServer(ENV);
     admin = await s.login('admin');
-    viewerId = (await s.app.ctx.users.findByUsername('viewer'))!.id;
+    viewerId = (await s.modules.auth.users.findByUsername('viewer'))!.id;
   });
   afterAll(async () => s.close());
 
@@ -238,7 +238,7 @@ describe('passwords made only of whitespace', () => {
     await expectBlank(await postUser(s, admin, { ...base, password: blank }), 'password');
     await expectBlank(await postUser(s, admin, { ...base, role: 'admin', password: 'temporal-123', masterPassword: blank }), 'masterPassword');
     await expectBlank(await s.fetch(`/api/v1/users/${viewerId}/password`, { method: 'POST', cookie: admin, json: { password: blank } }), 'password');
-    const self = (await s.app.ctx.users.findByUsername('admin'))!.id;
+    const self = (await s.modules.auth.users.findByUsername('admin'))!.id;
     await expectBlank(
       await patchUser(s, admin, self, { masterPassword: blank, currentMasterPassword: DEMO_PASSWORDS.admin.masterPassword }),
       'masterPassword',
@@ -315,7 +315,7 @@ describe('refusals cannot flood the append-only audit trail (AUDIT_COLLAPSE_WIND
 
     const after = await settledTrail('command.refused', 'operator', 200);
     const over = after.summaries.find((e) => e.details?.overBudget === true);
-    expect(over).toMatchObject({ action: 'command.refused', userId: (await s.app.ctx.users.findByUsername('operator'))!.id, details: { code: 'DEVICE_NOT_FOUND' } });
+    expect(over).toMatchObject({ action: 'command.refused', userId: (await s.modules.auth.users.findByUsername('operator'))!.id, details: { code: 'DEVICE_NOT_FOUND' } });
     expect(after.events.length).toBeLessThanOrEqual(121);
   });
 

@@ -126,7 +126,6 @@ export class AlarmEngine {
   /** Open alarms are loaded: readings may be evaluated (before, the start-up evaluation covers them). */
   private started = false;
   private planNotices: AlarmNoticePlanner = () => undefined;
-  private router: AlarmRouter | null = null;
 
   constructor(
     private readonly repo: AlarmsRepository,
@@ -140,9 +139,15 @@ export class AlarmEngine {
      * that decides for the device; the others keep a replica from its announcements (`adoptRemote`).
      */
     private readonly placement: Placement = SOLO,
+    /** Several instances: where an act on an alarm of a device held elsewhere goes; none when alone. */
+    private readonly router: AlarmRouter | null = null,
   ) {}
 
-  /** Notifications are planned with each batch, so they are stored in its transaction. */
+  /**
+   * Notifications are planned with each batch, so they are stored in its transaction. A setter:
+   * the notifications feature plugs itself into the engine it reads from (the engine does not
+   * know notifications exist), so it can only do so once the engine is built.
+   */
   useNoticePlanner(planner: AlarmNoticePlanner): void {
     this.planNotices = planner;
   }
@@ -260,10 +265,6 @@ export class AlarmEngine {
       return;
     }
     this.reevaluate(deviceId);
-  }
-
-  useRouter(router: AlarmRouter): void {
-    this.router = router;
   }
 
   /**

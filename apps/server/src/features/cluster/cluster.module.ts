@@ -1,13 +1,17 @@
+import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env';
 import type { BackgroundJob } from '../../lib/background-jobs';
 import { unauthorized } from '../../lib/errors';
 import { EventBus } from '../../lib/event-bus';
-import type { AlarmAct, AlarmEngine } from '../alarms/alarm-engine';
+import { SOLO, type Placement } from '../../lib/placement';
+import type { SettingsRepository } from '../../storage/settings.repository';
+import type { Storage } from '../../storage/storage';
+import type { AlarmAct, AlarmEngine, AlarmRouter } from '../alarms/alarm-engine';
 import { toAlarm } from '../alarms/alarms.repository';
 import type { AlarmRulesService } from '../alarms/alarm-rules.service';
-import type { CommandsService, RemoteIssue } from '../commands/commands.service';
+import type { CommandRouter, CommandsService, RemoteIssue } from '../commands/commands.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { MqttTransport } from '../mqtt/mqtt-transport';
 import type { UsersRepository } from '../users/users.repository';
@@ -17,7 +21,11 @@ import { Leadership } from './leadership';
 import { DeviceOwnership } from './ownership';
 import { connectRedis } from './redis-link';
 
-/** The features a cluster member connects: what keeps replicas, and what runs a device's work. */
+/**
+ * The features a cluster member connects once they exist: what keeps replicas, what runs a
+ * device's work, what answers the other instances. They are built after the member (they need
+ * its placement), hence a second step (`wire`) rather than constructor inputs.
+ */
 export interface ClusterFeatures {
   bus: EventBus;
   devices: DevicesService;
@@ -37,9 +45,45 @@ export interface ClusterMember {
   ownership: DeviceOwnership;
   /** What the live sockets show: this instance's events and the others'. */
   feed: EventBus;
+  /** Where a command for a device held by another instance goes (the commands feature's input). */
+  commandRouter: CommandRouter;
+  /** Where an act on an alarm of a device held by another instance goes (the alarm engine's input). */
+  alarmRouter: AlarmRouter;
   wire(features: ClusterFeatures): void;
   /** Joins (subscriptions, heartbeat, leadership, leases) when the server starts; leaves when it stops. */
   job: BackgroundJob;
+}
+
+export interface ClusterDeps {
+  config: Config;
+  settings: SettingsRepository;
+  storage: Pick<Storage, 'engine'>;
+  log: FastifyBaseLogger;
+}
+
+/** Who this server is, and whether it is one of several. */
+export interface ClusterModule {
+  /** Names this server in logs, metrics and its broker sessions. */
+  instanceId: string;
+  /** This instance as one of several (REDIS_URL); null when it runs alone. */
+  member: ClusterMember | null;
+  /** Which devices' work runs here: the member's share, or all of them. */
+  placement: Placement;
+}
+
+/** This server's name, and its membership of the cluster when REDIS_URL (and PostgreSQL) say so. */
+export async function createCluster({ config, settings, storage, log }: ClusterDeps): Promise<ClusterModule> {
+  // Made once, so a new port or host name keeps it. Instances sharing a database each have
+  // their own (host name and port).
+  const instanceId =
+    config.redisUrl !== null
+      ? clusterInstanceId(config)
+      : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostLabel()}-${randomBytes(3).toString('hex')}`)));
+  const member = config.redisUrl !== null && config.databaseUrl !== null ? await joinCluster({ ...config, redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }, instanceId, log) : null;
+  if (!member && storage.engine === 'postgres') {
+    log.info('no REDIS_URL: this instance runs alone on this PostgreSQL database (another one is refused; several need REDIS_URL on every one)');
+  }
+  return { instanceId, member, placement: member?.ownership ?? SOLO };
 }
 
 /**
@@ -76,6 +120,14 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
     leadership,
     ownership,
     feed,
+    commandRouter: {
+      holderOf: (deviceId) => ownership.holderOf(deviceId),
+      issueOn: (instance, request) => cluster.call(instance, 'command.issue', request),
+    },
+    alarmRouter: {
+      holderOf: (deviceId) => ownership.holderOf(deviceId),
+      actOn: (instance, act) => cluster.call(instance, 'alarm.act', act),
+    },
     wire: (f) => {
       ownership.useHooks({
         adopted: (deviceId) => {
@@ -86,14 +138,6 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
           f.mqtt.release(deviceId);
           f.commands.release(deviceId);
         },
-      });
-      f.commands.useRouter({
-        holderOf: (deviceId) => ownership.holderOf(deviceId),
-        issueOn: (instance, request) => cluster.call(instance, 'command.issue', request),
-      });
-      f.alarmEngine.useRouter({
-        holderOf: (deviceId) => ownership.holderOf(deviceId),
-        actOn: (instance, act) => cluster.call(instance, 'alarm.act', act),
       });
       cluster.serve('alarm.act', async (args) => toAlarm(await f.alarmEngine.act(args as AlarmAct, true)));
       cluster.serve('command.issue', async (args) => {

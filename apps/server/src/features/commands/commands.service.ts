@@ -32,6 +32,10 @@ export interface CommandsServiceOptions {
   defaultOfflineAfterS: number;
   /** Which devices' commands this instance runs (several instances); all when alone. */
   placement?: Placement;
+  /** How a command reaches a device that holds an MQTT session. */
+  mqtt: MqttDelivery;
+  /** Several instances: where a command for a device held elsewhere goes; none when alone. */
+  router?: CommandRouter | null;
 }
 
 /** A command a person issued on another instance, for a device this one holds. */
@@ -49,7 +53,7 @@ export interface CommandRouter {
   issueOn(instance: string, request: RemoteIssue): Promise<{ message: string; commandId: string }>;
 }
 
-/** How commands reach a device over MQTT; absent when the device has no session. */
+/** How commands reach a device that holds an MQTT session. */
 export interface MqttDelivery {
   isConnected(deviceId: string): boolean;
   deliver(deviceId: string, command: DeviceCommand): Promise<void>;
@@ -65,8 +69,8 @@ type Waiter = (commands: DeviceCommand[]) => void;
 export class CommandsService {
   private readonly inFlight = new Map<string, CommandRecord>();
   private readonly waiters = new Map<string, Set<Waiter>>();
-  private mqtt: MqttDelivery | null = null;
-  private router: CommandRouter | null = null;
+  private readonly mqtt: MqttDelivery;
+  private readonly router: CommandRouter | null;
   private readonly placement: Placement;
   private lastOrphanScanMs = 0;
 
@@ -79,6 +83,8 @@ export class CommandsService {
     private readonly opts: CommandsServiceOptions,
   ) {
     this.placement = opts.placement ?? SOLO;
+    this.mqtt = opts.mqtt;
+    this.router = opts.router ?? null;
   }
 
   /** Loads commands left in flight by a previous run; `tick` then runs every second as a background job. */
@@ -97,14 +103,6 @@ export class CommandsService {
     this.travel.stop();
     for (const set of this.waiters.values()) for (const w of set) w([]);
     this.waiters.clear();
-  }
-
-  useMqtt(mqtt: MqttDelivery): void {
-    this.mqtt = mqtt;
-  }
-
-  useRouter(router: CommandRouter): void {
-    this.router = router;
   }
 
   /** This instance now holds the device: its command in flight (issued wherever) is run from here. */
@@ -288,7 +286,7 @@ export class CommandsService {
 
   private async publishMqtt(deviceId: string, now: number): Promise<void> {
     const c = this.inFlight.get(deviceId);
-    if (!c || !this.mqtt?.isConnected(deviceId)) return;
+    if (!c || !this.mqtt.isConnected(deviceId)) return;
     await this.markHandedOut(c, now);
     await this.mqtt.deliver(deviceId, toDeviceCommand(c)).catch(() => undefined);
   }

@@ -3,6 +3,11 @@ import type { EventBus } from '../../lib/event-bus';
 import type { DevicesService } from '../devices/devices.service';
 import { SOLO, type Placement } from '../../lib/placement';
 
+/** Records a gate's fault: its state and current reading become `falla` (the telemetry). */
+export interface GateFaults {
+  recordGateFault(deviceId: string): Promise<void>;
+}
+
 /** Where a gate command sends a gate. */
 const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
 
@@ -20,8 +25,7 @@ export class GateTravelWatch {
   constructor(
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
-    /** Records the fault: the gate's state and current reading become `falla`. */
-    private readonly reportFault: (deviceId: string) => Promise<void>,
+    private readonly faults: GateFaults,
     private readonly onError: (err: unknown) => void,
     /** Several instances watch a gate left moving; the one that decides for it reports the fault. */
     private readonly placement: Placement = SOLO,
@@ -72,7 +76,7 @@ export class GateTravelWatch {
     const timeoutS = device.settings.travelTimeoutS ?? DEFAULT_TRAVEL_TIMEOUT_S;
     const timer = setTimeout(() => {
       this.timers.delete(deviceId);
-      if (this.devices.get(deviceId)?.gateState !== target && this.placement.runsTimersOf(deviceId)) this.reportFault(deviceId).catch(this.onError);
+      if (this.devices.get(deviceId)?.gateState !== target && this.placement.runsTimersOf(deviceId)) this.faults.recordGateFault(deviceId).catch(this.onError);
     }, timeoutS * 1000);
     timer.unref();
     this.timers.set(deviceId, { target, timer });

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { alarmsLink } from '@agua/shared';
 import type { Config } from '../../config/env';
+import type { EventBus } from '../../lib/event-bus';
 import type { Database } from '../../storage/schema';
 import type { SettingsRepository } from '../../storage/settings.repository';
 import type { AlarmEngine } from '../alarms/alarm-engine';
@@ -24,15 +25,18 @@ export interface Notifications {
   close(): Promise<void>;
 }
 
-interface Deps {
+export interface NotificationsDeps {
   config: Config;
   db: Kysely<Database>;
   settings: SettingsRepository;
   users: UsersRepository;
   devices: DevicesService;
+  /** Plans each batch's notices (so they are stored in its transaction) and tells what is open. */
   alarmEngine: AlarmEngine;
+  /** The outbox's writer: the ingest side's, so one connection writes. */
   store: OutboxStore;
   audit: AuditService;
+  bus: EventBus;
   log: FastifyBaseLogger;
 }
 
@@ -41,7 +45,7 @@ const CONCURRENCY = { email: 4, webhook: 32, push: 32 } as const;
 const POLL_MS = 1_000;
 
 /** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
-export async function createNotifications(d: Deps): Promise<Notifications> {
+export async function createNotifications(d: NotificationsDeps): Promise<Notifications> {
   const { config } = d;
   const repo = new NotificationsRepository(d.db);
   const link = () => (config.publicUrl ? alarmsLink(config.publicUrl) : null);
@@ -88,6 +92,8 @@ export async function createNotifications(d: Deps): Promise<Notifications> {
   if (!config.publicUrl && (config.smtpUrl || directory.webhooks().length > 0)) {
     d.log.warn('notifications are configured but PUBLIC_URL is not: e-mail and push are not sent, and webhooks carry no link to /alarms. Set PUBLIC_URL to the address people open the system on.');
   }
+  // An alarm change stored here may carry notices to send.
+  d.bus.on('alarm.updated', () => sender?.kick());
   return { service, sender, directory, close: () => thread.close() };
 }
 

@@ -43,34 +43,29 @@ export interface ReadingsStore<C> {
  */
 export class TelemetryService<C = unknown> {
   private readonly commits: GroupCommit<ReadingToStore, boolean>;
-  private alarms: ReadingAlarms<C> | null = null;
 
   constructor(
     writer: ReadingsStore<C>,
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
+    private readonly alarms: ReadingAlarms<C>,
     /** Told of every group commit: its readings and how long it took (metrics). */
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
   ) {
     // One commit holds a group's readings and the alarm changes they cause: both or neither.
     this.commits = new GroupCommit(async (items) => {
-      const staged = this.alarms?.stageReadings(items);
+      const staged = this.alarms.stageReadings(items);
       try {
         const startedAt = performance.now();
-        const fresh = await writer.write(items, staged?.changes ?? []);
+        const fresh = await writer.write(items, staged.changes);
         observeCommit(items.length, (performance.now() - startedAt) / 1000);
-        staged?.committed();
+        staged.committed();
         return fresh;
       } catch (err) {
-        staged?.failed(err);
+        staged.failed(err);
         throw err;
       }
     }, 5000, writer.concurrentWrites ?? 1);
-  }
-
-  /** The alarm engine, once it exists (it is built after telemetry). */
-  useAlarms(alarms: ReadingAlarms<C>): void {
-    this.alarms = alarms;
   }
 
   /** Validates and stores a message or batch; resolves once every accepted reading is committed. */

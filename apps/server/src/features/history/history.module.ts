@@ -1,0 +1,39 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config/env';
+import type { Storage } from '../../storage/storage';
+import { PgReadingsReader, SqliteReadingsReader, type ReadingsReader } from './readings.reader';
+import { ReadingsRepository } from './readings.repository';
+import { HistoryService, type DeviceDirectory } from './history.service';
+import { ReadingsRetention } from './retention';
+
+export interface HistoryDeps {
+  config: Pick<Config, 'retentionDays'>;
+  storage: Storage;
+  devices: DeviceDirectory;
+  log: FastifyBaseLogger;
+}
+
+export interface HistoryModule {
+  readings: ReadingsRepository;
+  /** Charts and exports. */
+  service: HistoryService;
+  retention: ReadingsRetention;
+}
+
+/** Stored readings: read back (charts, exports) and deleted past RETENTION_DAYS. */
+export function createHistory({ config, storage, devices, log }: HistoryDeps): HistoryModule {
+  const readings = new ReadingsRepository(storage.db, storage.engine);
+  const reader: ReadingsReader = storage.engine === 'sqlite' ? new SqliteReadingsReader(storage.sqlite) : new PgReadingsReader(storage.pool);
+  const retention = new ReadingsRetention(readings, {
+    retentionDays: config.retentionDays,
+    log,
+    // PostgreSQL drops whole day partitions, and makes the days ahead on the same schedule.
+    ...(storage.engine === 'postgres' && {
+      pruneBefore: async (cutoffMs: number) => {
+        await storage.partitions.makeAhead();
+        return storage.partitions.pruneBefore(cutoffMs);
+      },
+    }),
+  });
+  return { readings, service: new HistoryService(readings, reader, devices), retention };
+}
