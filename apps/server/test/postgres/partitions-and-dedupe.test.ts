@@ -5,11 +5,12 @@
 import fs from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlarmChange, AlarmRecord } from '../../src/features/alarms/alarms.repository';
+import type { AlarmChange } from '../../src/features/alarms/alarms.repository';
 import { PostgresStore } from '../../src/features/telemetry/postgres-store';
 import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
 import { dayOf } from '../../src/storage/postgres/reading-partitions';
 import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres/postgres-storage';
+import { raisedAlarm } from '../helpers/alarm-changes';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { tempDataDir } from '../helpers/server';
 
@@ -110,27 +111,8 @@ describe('PostgreSQL: partitions and deduplication', () => {
 
   it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {
     const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
-    const alarm: AlarmRecord = {
-      id: 'alm_order',
-      deviceId: 'd1',
-      ruleId: 'rule_order',
-      kind: 'level_high_high',
-      priority: 1,
-      state: 'unack',
-      raisedAtMs: 1000,
-      ackedAtMs: null,
-      ackedBy: null,
-      ackComment: null,
-      clearedAtMs: null,
-      shelvedUntilMs: null,
-      shelvedBy: null,
-      shelveComment: null,
-      value: 9.5,
-      peakValue: 9.5,
-      message: 'Nivel muy alto',
-      endedAtMs: null,
-    };
-    const raised: AlarmChange = { alarm, transition: { atMs: 1000, from: null, to: 'unack', by: null, comment: null }, isNew: true };
+    const raised = raisedAlarm('alm_order', 1000);
+    const { alarm } = raised;
     const acked: AlarmChange = {
       alarm: { ...alarm, state: 'ack', ackedAtMs: 2000, ackComment: 'visto' },
       transition: { atMs: 2000, from: 'unack', to: 'ack', by: null, comment: 'visto' },

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AlarmChange, AlarmRecord } from '../../src/features/alarms/alarms.repository';
 import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
 import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
 import { openStorage, type SqliteStorage } from '../../src/storage/database';
 import { StorageUnavailableError } from '../../src/storage/storage-health';
+import { raisedAlarm } from '../helpers/alarm-changes';
 import { tempDataDir } from '../helpers/server';
 
 const NOW = Date.now();
@@ -39,30 +39,6 @@ async function openThread(): Promise<{ storage: SqliteStorage; writer: ReadingsW
 
 function reading(deviceId: string, seq: number | null, over: Partial<ReadingToStore> = {}): ReadingToStore {
   return { deviceId, tsMs: NOW - 100_000 + (seq ?? 0), valueNum: 1.5, valueText: null, status: 'normal', seq, boot: 'b', receivedMs: NOW, fromDevice: true, ...over };
-}
-
-function alarmChange(id: string, atMs: number): AlarmChange {
-  const alarm: AlarmRecord = {
-    id,
-    deviceId: 'd1',
-    ruleId: `rule_${id}`,
-    kind: 'level_high_high',
-    priority: 1,
-    state: 'unack',
-    raisedAtMs: atMs,
-    ackedAtMs: null,
-    ackedBy: null,
-    ackComment: null,
-    clearedAtMs: null,
-    shelvedUntilMs: null,
-    shelvedBy: null,
-    shelveComment: null,
-    value: 9.5,
-    peakValue: 9.5,
-    message: 'Nivel muy alto',
-    endedAtMs: null,
-  };
-  return { alarm, transition: { atMs, from: null, to: 'unack', by: null, comment: null }, isNew: true };
 }
 
 const storedAlarms = (storage: SqliteStorage) => storage.sqlite.prepare('SELECT id FROM alarms ORDER BY id').pluck().all();
@@ -98,9 +74,9 @@ describe('the writer thread merges what waits for it', () => {
     // the first needs new pages and fails as a full disk would; the pragma keeps it in a
     // transaction of its own; the second was computed on top of the first.
     const many = Array.from({ length: 2000 }, (_, i) => reading('d1', i));
-    const failing = writer.write(many, [alarmChange('alm_a', 1000)]);
+    const failing = writer.write(many, [raisedAlarm('alm_a', 1000)]);
     const restored = writer.pragma('max_page_count = 1073741823');
-    const onTop = writer.write([reading('d1', 5000)], [alarmChange('alm_b', 2000)]);
+    const onTop = writer.write([reading('d1', 5000)], [raisedAlarm('alm_b', 2000)]);
     const readingsOnly = writer.write([reading('d2', 1)]);
 
     await expect(failing).rejects.toMatchObject({ code: 'SQLITE_FULL' });
@@ -110,8 +86,8 @@ describe('the writer thread merges what waits for it', () => {
     expect(storedAlarms(storage)).toEqual([]);
 
     // Made after the failure was known: stored.
-    expect(await writer.write([reading('d1', 6000)], [alarmChange('alm_c', 3000)])).toEqual([true]);
-    await writer.writeAlarms([alarmChange('alm_d', 4000)]);
+    expect(await writer.write([reading('d1', 6000)], [raisedAlarm('alm_c', 3000)])).toEqual([true]);
+    await writer.writeAlarms([raisedAlarm('alm_d', 4000)]);
     expect(storedAlarms(storage)).toEqual(['alm_c', 'alm_d']);
   });
 });
