@@ -1,7 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { freePort } from '../../apps/server/test/helpers/net';
+import { createTestDatabase, dropTestDatabase } from '../../apps/server/test/helpers/postgres';
+import { startRedis } from '../../apps/server/test/helpers/redis-server';
 
 /**
  * Two more instances of the built server on a PostgreSQL database and a Redis of this test's
@@ -16,18 +19,6 @@ export interface E2eCluster {
 }
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function healthy(url: string, proc: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -40,14 +31,10 @@ async function healthy(url: string, proc: ChildProcess, output: () => string): P
 }
 
 export async function startE2eCluster(): Promise<E2eCluster> {
-  const database = `agua_e2e_${process.pid}_${Date.now()}`;
-  await admin((c) => c.query(`CREATE DATABASE ${database}`));
-  const redisPort = await freePort();
-  const redis = spawn('/usr/bin/redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  for (let i = 0; spawnSync('redis-cli', ['-p', String(redisPort), 'ping'], { encoding: 'utf8' }).stdout.trim() !== 'PONG'; i++) {
-    if (i > 100) throw new Error('redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // The database belongs to a folder, as the server tests' do: a run that dies leaves it to their orphan sweep.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-e2e-cluster-'));
+  const databaseUrl = await createTestDatabase(dataDir);
+  const redis = await startRedis();
   const procs: ChildProcess[] = [];
   const start = async (name: string, simulate: boolean): Promise<string> => {
     const [port, mqttPort] = [await freePort(), await freePort()];
@@ -57,8 +44,8 @@ export async function startE2eCluster(): Promise<E2eCluster> {
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
         ...process.env,
-        DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
-        REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redis.url,
         INSTANCE_ID: name,
         PORT: String(port),
         MQTT_PORT: String(mqttPort),
@@ -88,8 +75,9 @@ export async function startE2eCluster(): Promise<E2eCluster> {
           }),
       ),
     );
-    redis.kill('SIGKILL');
-    await admin((c) => c.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`));
+    await redis.destroy();
+    await dropTestDatabase(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
     const a = await start('e2e-a', true);

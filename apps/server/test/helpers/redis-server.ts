@@ -2,8 +2,8 @@
 // disk, for tests that stop and restart it: the machine's Redis on 6379 is never touched.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './net';
-import { sleep } from './protocol';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
 

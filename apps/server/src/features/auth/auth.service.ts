@@ -182,7 +182,6 @@ export class AuthService {
     return { session, user };
   }
 
-  /** Whether a session (by its stored id) is still alive, for long-lived sockets. */
   /** The user of a session that is still valid (the live socket's re-check), else null. */
   async authenticateSessionId(sessionId: string): Promise<UserRecord | null> {
     const session = await this.sessions.find(sessionId);

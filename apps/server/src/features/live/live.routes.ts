@@ -127,6 +127,14 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     pendingReadings.clear();
   };
 
+  /** Checks a socket's session again: closed if it ended, else the user as they are now. */
+  const recheckSession = async (c: LiveClient): Promise<boolean> => {
+    const user = await opts.auth.authenticateSessionId(c.sessionId);
+    if (!user) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
+    else c.user = user;
+    return user !== null;
+  };
+
   const offs = [
     opts.bus.on('reading.created', ({ deviceId, reading }) => {
       if (clients.size === 0) return;
@@ -142,9 +150,8 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('live.resync', () => {
       flushQueued();
       for (const c of clients) {
-        void opts.auth.authenticateSessionId(c.sessionId).then((user) => {
-          if (!user) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
-          else if (c.socket.readyState === c.socket.OPEN) c.socket.send(helloFor((c.user = user)));
+        void recheckSession(c).then((alive) => {
+          if (alive && c.socket.readyState === c.socket.OPEN) c.socket.send(helloFor(c.user));
         });
       }
     }),
@@ -157,12 +164,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
   ];
 
   const recheck = setInterval(() => {
-    for (const c of clients) {
-      void opts.auth.authenticateSessionId(c.sessionId).then((user) => {
-        if (!user) c.socket.close(LIVE_CLOSE_SESSION_ENDED, 'session ended');
-        else c.user = user;
-      });
-    }
+    for (const c of clients) void recheckSession(c);
   }, SESSION_RECHECK_MS);
   recheck.unref();
 
