@@ -109,6 +109,42 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await b.write([reading('d1', now, 0, 'race'), reading('d1', now + 500, 500, 'race'), reading('d1', now + 500, 500, 'race')])).toEqual([false, true, false]);
   });
 
+  it('seqs are remembered as runs per (device, boot): gaps, resends, expiry and a purged device', async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const now = Date.now();
+    const base = now - 2 * 3_600_000; // readings' times of their own in this file
+    const at = (seq: number, boot = 'runs', receivedMs = now) => ({ ...reading('d1', base + seq, seq, boot), receivedMs });
+    expect(await store.write([1, 2, 3, 7, 8].map((q) => at(q)))).toEqual([true, true, true, true, true]);
+    // The gap 4-6 is new, 1-3 and 7-8 are duplicates, whatever the order; another boot is its own.
+    expect(await store.write([5, 2, 4, 8, 6, 9].map((q) => at(q)))).toEqual([true, false, true, false, true, true]);
+    expect(await store.write([{ ...at(1, 'other'), tsMs: base }])).toEqual([true]);
+    const row = await storage.pool.query<{ runs: string[] }>("SELECT runs FROM telemetry_seq_boots WHERE device_id = 'd1' AND boot = 'runs'");
+    const bounds = row.rows[0]!.runs.map(Number).filter((_, k) => k % 4 < 2);
+    expect(bounds).toEqual([1, 4, 5, 6, 7, 9]); // 4 grew the first run, 5 began one, 6 grew it, 9 grew the last
+    expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms BETWEEN $1 AND $2", base + 1, base + 9)).toBe(9);
+
+    // A boot last heard more than 24 h ago is forgotten by the prune: its seqs are new again.
+    const dayAgo = now - DAY_MS - 60_000;
+    expect(await store.write([at(1, 'stale', dayAgo)])).toEqual([true]);
+    await store.pruneExpiredSeqs();
+    expect(await countWhere("telemetry_seq_boots WHERE boot = 'stale'")).toBe(0);
+    expect(await countWhere("telemetry_seq_boots WHERE boot = 'runs'")).toBe(1);
+    expect(await store.write([at(1, 'stale')])).toEqual([true]);
+
+    await store.forgetDevice('d1');
+    expect(await countWhere("telemetry_seq_boots WHERE device_id = 'd1'")).toBe(0);
+    expect(await store.write([at(1)])).toEqual([true]);
+  });
+
+  it('text values go through COPY as they were sent, whatever characters they hold', async () => {
+    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const tsMs = Date.now() - 3_600_000;
+    const texts = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', '\\N', 'ñandú ✓'];
+    await store.write(texts.map((valueText, i) => ({ ...reading('d1', tsMs + i, null), valueNum: null, valueText })));
+    const stored = await storage.pool.query<{ value_text: string }>('SELECT value_text FROM readings WHERE ts_ms BETWEEN $1 AND $2 ORDER BY ts_ms', [tsMs, tsMs + 10]);
+    expect(stored.rows.map((r) => r.value_text)).toEqual(texts);
+  });
+
   it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {
     const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
     const raised = raisedAlarm('alm_order', 1000);

@@ -30,8 +30,8 @@ export class PostgresStore implements StoreWriter {
   });
   /**
    * Group commits handed over at once, each on its own connection: one commits while the next is
-   * being written. Readings alone commute (seqs are claimed by primary key, the current reading
-   * only moves forward); writes that carry alarm changes are chained in the order they were made.
+   * being written. Readings alone commute (seqs are claimed under their (device, boot) row's lock,
+   * the current reading only moves forward); writes that carry alarm changes are chained in the order they were made.
    */
   readonly concurrentWrites = 2;
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -52,15 +52,13 @@ export class PostgresStore implements StoreWriter {
   ) {}
 
   write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
-    // Without alarm changes the readings' one statement is its own transaction: one round trip.
-    if (changes.length === 0) return this.statement(() => this.readings.write(this.pool, items), () => this.partitionsFor(items));
-    return this.inAlarmOrder(() =>
+    const write = (): Promise<boolean[]> =>
       this.transaction(async (client) => {
         const fresh = await this.readings.write(client, items);
-        await this.alarms.writeAll(client, changes);
+        if (changes.length > 0) await this.alarms.writeAll(client, changes);
         return fresh;
-      }, () => this.partitionsFor(items)),
-    );
+      }, () => this.partitionsFor(items));
+    return changes.length === 0 ? write() : this.inAlarmOrder(write);
   }
 
   writeAlarms(changes: AlarmChange[]): Promise<void> {

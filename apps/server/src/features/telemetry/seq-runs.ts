@@ -84,6 +84,11 @@ export class SeqRuns {
     return true;
   }
 
+  /** A (device, boot)'s runs, sorted by `from`. */
+  runsFor(deviceId: string, boot: string): readonly SeqRun[] {
+    return this.byDevice.get(deviceId)?.get(boot) ?? [];
+  }
+
   /** Runs created or grown since the last call, to be stored in the open transaction. */
   takeDirty(): SeqRun[] {
     const out = [...this.dirty];

@@ -4,12 +4,14 @@ import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../schema';
 import * as p001 from './migrations/001-baseline';
+import * as p002 from './migrations/002-seq-boots';
 import { ReadingPartitions } from './reading-partitions';
 import { SingleInstanceLock } from './single-instance';
 
 /** PostgreSQL's own migrations (SQLite's history before this baseline never reaches PostgreSQL). */
 const MIGRATIONS: Record<string, Migration> = {
   '001-baseline': p001,
+  '002-seq-boots': p002,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
