@@ -136,13 +136,19 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await store.write([at(1)])).toEqual([true]);
   });
 
-  it('text values go through COPY as they were sent, whatever characters they hold', async () => {
+  it('values go through the binary COPY as they were sent: texts of any characters, numbers of any sign and size', async () => {
     const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
     const tsMs = Date.now() - 3_600_000;
-    const texts = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', '\\N', 'ñandú ✓'];
+    const texts = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', '\\N', 'ñandú ✓ 𝄞'];
     await store.write(texts.map((valueText, i) => ({ ...reading('d1', tsMs + i, null), valueNum: null, valueText })));
     const stored = await storage.pool.query<{ value_text: string }>('SELECT value_text FROM readings WHERE ts_ms BETWEEN $1 AND $2 ORDER BY ts_ms', [tsMs, tsMs + 10]);
     expect(stored.rows.map((r) => r.value_text)).toEqual(texts);
+
+    const numbers: [number, number][] = [[-86_400_001, -0.5], [-1, 1e300], [0, 5e-324], [2 ** 52 + 1, -Number.MAX_VALUE]];
+    await store.write(numbers.map(([ts, value]) => ({ ...reading('d1', ts, null), valueNum: value, receivedMs: ts + 7 })));
+    const back = await storage.pool.query<{ ts_ms: number; value_num: number; received_ms: number }>(
+      'SELECT ts_ms, value_num, received_ms FROM readings WHERE ts_ms = ANY($1) ORDER BY ts_ms', [numbers.map(([ts]) => ts)]);
+    expect(back.rows.map((r) => [r.ts_ms, r.value_num, r.received_ms])).toEqual(numbers.map(([ts, value]) => [ts, value, ts + 7]));
   });
 
   it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {
