@@ -7,6 +7,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmChange } from '../../src/features/alarms/alarms.repository';
 import { PostgresStore } from '../../src/features/telemetry/postgres-store';
+import { COPY_FROM_ROWS } from '../../src/features/telemetry/readings.writer.pg';
 import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
 import { dayOf } from '../../src/storage/postgres/reading-partitions';
 import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres/postgres-storage';
@@ -136,19 +137,25 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await store.write([at(1)])).toEqual([true]);
   });
 
-  it('values go through the binary COPY as they were sent: texts of any characters, numbers of any sign and size', async () => {
+  it.each([
+    ['a small group, in the JSON of its last statement', 1, -5_000_000],
+    ['a large group, by binary COPY', COPY_FROM_ROWS, 2 ** 52 - 1_000],
+  ])('values are stored as they were sent by %s: texts of any characters, numbers of any sign and size', async (_, copies, numbersFromTs) => {
     const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
-    const tsMs = Date.now() - 3_600_000;
-    const texts = ['tab\there', 'line\nbreak', 'back\\slash \\N', 'cr\rlf', '\\N', 'ñandú ✓ 𝄞'];
-    await store.write(texts.map((valueText, i) => ({ ...reading('d1', tsMs + i, null), valueNum: null, valueText })));
-    const stored = await storage.pool.query<{ value_text: string }>('SELECT value_text FROM readings WHERE ts_ms BETWEEN $1 AND $2 ORDER BY ts_ms', [tsMs, tsMs + 10]);
-    expect(stored.rows.map((r) => r.value_text)).toEqual(texts);
-
-    const numbers: [number, number][] = [[-86_400_001, -0.5], [-1, 1e300], [0, 5e-324], [2 ** 52 + 1, -Number.MAX_VALUE]];
-    await store.write(numbers.map(([ts, value]) => ({ ...reading('d1', ts, null), valueNum: value, receivedMs: ts + 7 })));
-    const back = await storage.pool.query<{ ts_ms: number; value_num: number; received_ms: number }>(
-      'SELECT ts_ms, value_num, received_ms FROM readings WHERE ts_ms = ANY($1) ORDER BY ts_ms', [numbers.map(([ts]) => ts)]);
-    expect(back.rows.map((r) => [r.ts_ms, r.value_num, r.received_ms])).toEqual(numbers.map(([ts, value]) => [ts, value, ts + 7]));
+    const texts = ["tab\there", 'line\nbreak', "back\\slash \\N 'quoted'", 'cr\rlf', '\\N', 'ñandú ✓ 𝄞'];
+    // [value, receivedMs]: every bigint and float8 shape the writer must carry.
+    const numbers: [number, number][] = [[-0.5, -86_400_001], [1e300, -1], [5e-324, 0], [-Number.MAX_VALUE, 2 ** 52 + 1]];
+    const textsFromTs = Date.now() - (2 + copies) * 3_600_000; // apart from the other case's
+    const sent: ReadingToStore[] = [];
+    for (let copy = 0; copy < copies; copy++) {
+      texts.forEach((valueText, i) => sent.push({ ...reading('d1', textsFromTs + copy * 10 + i, null), valueNum: null, valueText }));
+      numbers.forEach(([value, receivedMs], i) => sent.push({ ...reading('d1', numbersFromTs + copy * 10 + i, null), valueNum: value, receivedMs }));
+    }
+    await store.write(sent);
+    const back = await storage.pool.query<{ ts_ms: number; value_num: number | null; value_text: string | null; received_ms: number }>(
+      'SELECT ts_ms, value_num, value_text, received_ms FROM readings WHERE ts_ms = ANY($1)', [sent.map((r) => r.tsMs)]);
+    const key = (r: { tsMs: number; valueNum: number | null; valueText: string | null; receivedMs: number }) => JSON.stringify([r.tsMs, r.valueNum, r.valueText, r.receivedMs]);
+    expect(back.rows.map((r) => key({ tsMs: r.ts_ms, valueNum: r.value_num, valueText: r.value_text, receivedMs: r.received_ms })).sort()).toEqual(sent.map(key).sort());
   });
 
   it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {

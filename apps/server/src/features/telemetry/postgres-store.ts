@@ -52,12 +52,9 @@ export class PostgresStore implements StoreWriter {
   ) {}
 
   write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
-    const write = (): Promise<boolean[]> =>
-      this.transaction(async (client) => {
-        const fresh = await this.readings.write(client, items);
-        if (changes.length > 0) await this.alarms.writeAll(client, changes);
-        return fresh;
-      }, () => this.partitionsFor(items));
+    const alsoInTransaction = changes.length > 0 ? (client: pg.ClientBase) => this.alarms.writeAll(client, changes) : undefined;
+    // The readings writer opens and commits its transaction itself (BEGIN and COMMIT ride with its statements).
+    const write = (): Promise<boolean[]> => this.onClient((client) => this.readings.write(client, items, alsoInTransaction), () => this.partitionsFor(items));
     return changes.length === 0 ? write() : this.inAlarmOrder(write);
   }
 
@@ -125,14 +122,22 @@ export class PostgresStore implements StoreWriter {
   }
 
   /** A transaction on a client of the pool, answered after COMMIT. */
-  private transaction<T>(work: (client: pg.ClientBase) => Promise<T>, before?: () => Promise<void>): Promise<T> {
+  private transaction<T>(work: (client: pg.ClientBase) => Promise<T>): Promise<T> {
+    return this.onClient(async (client) => {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    });
+  }
+
+  /** Work on a client of the pool that opens and commits a transaction; on a failure it is rolled back. */
+  private onClient<T>(work: (client: pg.ClientBase) => Promise<T>, before?: () => Promise<void>): Promise<T> {
     return this.statement(async () => {
       const client = await this.pool.connect();
       let result: T;
       try {
-        await client.query('BEGIN');
         result = await work(client);
-        await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
         // A client whose connection failed must not go back to the pool.

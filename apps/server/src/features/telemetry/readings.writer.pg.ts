@@ -20,21 +20,66 @@ function storableBoot(boot: string): string {
     .replace(/\p{Surrogate}/gu, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
+/** Each reading's boot as stored ('' without a seq), escaped once per run of equal boots. */
+function storableBoots(items: ReadingToStore[]): string[] {
+  let raw: string | null = null;
+  let stored = '';
+  return items.map((r) => {
+    if (r.seq === null) return '';
+    if (r.boot !== raw) stored = storableBoot((raw = r.boot));
+    return stored;
+  });
+}
+
 /** Rows deleted per statement when their window has passed: short locks, ingest goes on between. */
 const PRUNE_CHUNK = 10_000;
 
 /**
- * Locks the (device, boot) rows of the seqs about to be claimed, making the ones not seen yet, and
- * returns their runs. `ON CONFLICT DO UPDATE` locks and reads the newest committed version of a row
- * even when it is newer than the statement's snapshot, so a second instance claiming the same
- * (device, boot) waits here for the first one's commit and then sees its runs. Rows are taken in
- * one order (device, boot) so that two commits never wait for each other in a circle.
+ * The statements of a commit, prepared once per connection as SQL-level prepared statements so
+ * that they can travel in one simple-protocol message with the transaction's BEGIN or COMMIT (see
+ * PgReadingsWriter): planned once, and no round trip of their own. Each takes JSON (short keys),
+ * parsed natively on both sides, passed as a literal escaped by the driver's `escapeLiteral`.
+ *
+ * agua_seq_lock locks the (device, boot) rows of the seqs about to be claimed, making the ones not
+ * seen yet, and returns their runs. `ON CONFLICT DO UPDATE` locks and reads the newest committed
+ * version of a row even when it is newer than the statement's snapshot, so a second instance
+ * claiming the same (device, boot) waits here for the first one's commit and then sees its runs.
+ * Rows are taken in one order (device, boot), so two commits never wait for each other in a circle.
+ *
+ * agua_readings_after stores the claimed rows' new runs, inserts the new readings of a small
+ * group (a large one went by COPY just before: `[]` here), and moves each device's current
+ * reading (the devices feature's SQL).
  */
-const LOCK_BOOTS = `
+const PREPARE = `
+PREPARE agua_seq_lock(json) AS
 INSERT INTO telemetry_seq_boots AS t (device_id, boot, runs, last_received_ms)
-SELECT d, b, '{}', 0 FROM unnest($1::text[], $2::text[]) AS u(d, b) ORDER BY d, b
+SELECT d, b, '{}', 0 FROM json_to_recordset($1) AS u(d text, b text) ORDER BY d, b
 ON CONFLICT (device_id, boot) DO UPDATE SET last_received_ms = t.last_received_ms
-RETURNING device_id, boot, runs`;
+RETURNING device_id, boot, runs;
+
+PREPARE agua_readings_after(json, json, json) AS
+WITH runs AS (
+  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l
+  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint)
+  WHERE t.device_id = u.d AND t.boot = u.b
+),
+inserted AS (
+  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
+  SELECT d, t, v, x, s, r FROM json_to_recordset($2) AS n(d text, t bigint, v float8, x text, s text, r bigint)
+),
+newest AS (
+  SELECT * FROM json_to_recordset($3) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, heard bigint)
+)
+${updateCurrentReadings('newest')};`;
+
+/** Connections on which PREPARE ran, whichever writer ran it (a connection that failed is never reused). */
+const prepared = new WeakSet<pg.ClientBase>();
+
+/**
+ * From this many new readings a commit sends them by COPY, one round trip more but far less of
+ * PostgreSQL's work per row; fewer ride in agua_readings_after's JSON.
+ */
+export const COPY_FROM_ROWS = 64;
 
 /**
  * The readings' columns, in the order of the COPY rows below. Binary rather than text: neither
@@ -43,22 +88,6 @@ RETURNING device_id, boot, runs`;
  */
 const COPY_READINGS = 'COPY readings (device_id, ts_ms, value_num, value_text, status, received_ms) FROM STDIN (FORMAT binary)';
 
-/**
- * After the readings: the claimed (device, boot) rows get their new runs, and each device's newest
- * new reading goes to the devices feature's current-reading update, in one statement. Both travel
- * as JSON (short keys): one parameter each, parsed natively on both sides.
- */
-const AFTER_READINGS = `
-WITH runs AS (
-  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l
-  FROM json_to_recordset($1::json) AS u(d text, b text, r bigint[], l bigint)
-  WHERE t.device_id = u.d AND t.boot = u.b
-),
-newest AS (
-  SELECT * FROM json_to_recordset($2::json) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, heard bigint)
-)
-${updateCurrentReadings('newest')}`;
-
 interface SeqBootRow {
   device_id: string;
   boot: string;
@@ -66,34 +95,44 @@ interface SeqBootRow {
 }
 
 /**
- * The ingest hot path on PostgreSQL, inside a transaction the caller opened (PostgresStore):
- * 1. the (device, boot) rows of the batch's seqs are locked and read (LOCK_BOOTS);
- * 2. each seq is claimed against those runs in memory, as on SQLite (SeqRuns): new or duplicate;
- * 3. the new readings go in by one binary `COPY` (far less of PostgreSQL's work per row than an INSERT);
- * 4. the runs and the devices' current readings are updated (AFTER_READINGS).
- * Deduplication holds across instances because the runs live in the locked rows, not in any
- * instance's memory: nothing is cached between transactions. Returns, for each reading, whether
- * it was new (false = duplicate).
+ * The ingest hot path on PostgreSQL, as one transaction on a client of the pool:
+ * 1. BEGIN, and the (device, boot) rows of the batch's seqs locked and read (agua_seq_lock);
+ * 2. each seq claimed against those runs in memory, as on SQLite (SeqRuns): new or duplicate;
+ * 3. the new readings by one binary `COPY` when there are many (COPY_FROM_ROWS);
+ * 4. the runs, the new readings when few, the devices' current readings (agua_readings_after),
+ *    then what else must commit with them (alarm changes), and COMMIT.
+ * Steps 1 and 4 are one message each (BEGIN and COMMIT ride with them): a small group costs two
+ * round trips, a large one three. Deduplication holds across instances because the runs live in
+ * the locked rows, not in any instance's memory: nothing is cached between transactions. On a
+ * failure the caller rolls back. Returns, for each reading, whether it was new (false = duplicate).
  */
 export class PgReadingsWriter {
   constructor(private readonly windowMs = DUPLICATE_WINDOW_MS) {}
 
-  async write(client: pg.ClientBase, items: ReadingToStore[]): Promise<boolean[]> {
-    const boots = items.map((r) => (r.seq === null ? '' : storableBoot(r.boot)));
-    const runs = await this.lockRuns(client, items, boots);
+  async write(client: pg.ClientBase, items: ReadingToStore[], alsoInTransaction?: (client: pg.ClientBase) => Promise<void>): Promise<boolean[]> {
+    if (!prepared.has(client)) {
+      await client.query(PREPARE);
+      prepared.add(client);
+    }
+    const boots = storableBoots(items);
+    const runs = await this.begin(client, items, boots);
     const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
-    await copyReadings(client, items, fresh);
-    const changedRuns = runsToStore(runs);
-    const newest = newestPerDevice(items, fresh);
-    if (changedRuns.length > 0 || newest.length > 0) {
-      await client.query({
-        name: 'agua.readings.after',
-        text: AFTER_READINGS,
-        values: [
-          JSON.stringify(changedRuns),
-          JSON.stringify(newest.map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs }))),
-        ],
-      });
+    const rows = items.filter((_, i) => fresh[i]);
+    const byCopy = rows.length >= COPY_FROM_ROWS;
+    if (byCopy) await copyReadings(client, rows);
+    const after = `EXECUTE agua_readings_after(${[
+      JSON.stringify(runsToStore(runs)),
+      byCopy ? '[]' : JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs }))),
+      JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs }))),
+    ]
+      .map((json) => client.escapeLiteral(json))
+      .join(', ')})`;
+    if (alsoInTransaction) {
+      await client.query(after);
+      await alsoInTransaction(client);
+      await client.query('COMMIT');
+    } else {
+      await client.query(`${after}; COMMIT`);
     }
     return fresh;
   }
@@ -118,30 +157,32 @@ export class PgReadingsWriter {
     await pool.query('DELETE FROM telemetry_seq_boots WHERE device_id = $1', [deviceId]);
   }
 
-  /** Step 1: the batch's (device, boot) rows, locked, as runs to claim against. */
-  private async lockRuns(client: pg.ClientBase, items: ReadingToStore[], boots: string[]): Promise<SeqRuns> {
+  /** Step 1: BEGIN, and the batch's (device, boot) rows locked, as runs to claim against. */
+  private async begin(client: pg.ClientBase, items: ReadingToStore[], boots: string[]): Promise<SeqRuns> {
     const runs = new SeqRuns(this.windowMs);
-    const keys = new Map<string, [string, string]>();
+    const keys = new Map<string, { d: string; b: string }>();
+    let last: ReadingToStore | null = null;
     items.forEach((r, i) => {
-      if (r.seq !== null) keys.set(`${r.deviceId}\u0000${boots[i]}`, [r.deviceId, boots[i]!]);
+      // Readings come in runs of one device and boot: one key per run, not per reading.
+      if (r.seq === null || (last !== null && r.deviceId === last.deviceId && r.boot === last.boot)) return;
+      last = r;
+      keys.set(`${r.deviceId}\u0000${boots[i]}`, { d: r.deviceId, b: boots[i]! });
     });
-    if (keys.size === 0) return runs;
-    const deviceIds: string[] = [];
-    const bootIds: string[] = [];
-    for (const [deviceId, boot] of keys.values()) {
-      deviceIds.push(deviceId);
-      bootIds.push(boot);
+    if (keys.size === 0) {
+      await client.query('BEGIN');
+      return runs;
     }
-    const { rows } = await client.query<SeqBootRow>({ name: 'agua.readings.lock', text: LOCK_BOOTS, values: [deviceIds, bootIds] });
-    runs.load(rows.flatMap(unflatten));
+    // A message of two statements answers with one result each.
+    const results = (await client.query(`BEGIN; EXECUTE agua_seq_lock(${client.escapeLiteral(JSON.stringify([...keys.values()]))})`)) as unknown as pg.QueryResult<SeqBootRow>[];
+    runs.load(results[1]!.rows.flatMap(unflatten));
     return runs;
   }
 }
 
 /**
- * The claimed rows whose runs changed, as AFTER_READINGS takes them. Runs past their window stay
- * until a new run of the same boot drops them (SeqRuns) or the whole row expires; claims already
- * look past them.
+ * The claimed rows whose runs changed, as agua_readings_after takes them. Runs past their window
+ * stay until a new run of the same boot drops them (SeqRuns) or the whole row expires; claims
+ * already look past them.
  */
 function runsToStore(runs: SeqRuns): { d: string; b: string; r: number[]; l: number }[] {
   const keys = new Map<string, SeqRun>();
@@ -153,9 +194,7 @@ function runsToStore(runs: SeqRuns): { d: string; b: string; r: number[]; l: num
 }
 
 /** Step 3: the new readings, in the batch's order, by one COPY. */
-async function copyReadings(client: pg.ClientBase, items: ReadingToStore[], fresh: boolean[]): Promise<void> {
-  const rows = items.filter((_, i) => fresh[i]);
-  if (rows.length === 0) return;
+async function copyReadings(client: pg.ClientBase, rows: ReadingToStore[]): Promise<void> {
   const stream = client.query(copyFrom(COPY_READINGS));
   stream.end(binaryCopy(rows));
   await finished(stream);
@@ -163,33 +202,39 @@ async function copyReadings(client: pg.ClientBase, items: ReadingToStore[], fres
 
 /** PostgreSQL's binary COPY signature, flags and header extension length. */
 const COPY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
-/** Per row: the field count, six field lengths, three 8-byte numbers (the texts are added to it). */
+/** Per row: the field count, six field lengths, three 8-byte numbers (the texts' bytes are added to it). */
 const FIXED_ROW_BYTES = 2 + 6 * 4 + 3 * 8;
 
 /** Rows in COPY's binary format: each field its length (-1 for NULL) and its bytes, numbers big-endian. */
 function binaryCopy(rows: ReadingToStore[]): Buffer {
+  // Each distinct text (device ids, statuses, gate states: a handful per group) is encoded once.
+  const encoded = new Map<string, Buffer>();
+  const bytesOf = (text: string): Buffer => {
+    let bytes = encoded.get(text);
+    if (bytes === undefined) encoded.set(text, (bytes = Buffer.from(text)));
+    return bytes;
+  };
   let size = COPY_HEADER.length + 2;
-  for (const r of rows) size += FIXED_ROW_BYTES + 3 * (r.deviceId.length + r.status.length + (r.valueText?.length ?? 0));
+  for (const r of rows) size += FIXED_ROW_BYTES + bytesOf(r.deviceId).length + bytesOf(r.status).length + (r.valueText === null ? 0 : bytesOf(r.valueText).length);
   const buf = Buffer.allocUnsafe(size);
   let o = COPY_HEADER.copy(buf, 0);
   for (const r of rows) {
     o = buf.writeInt16BE(6, o);
-    o = writeText(buf, o, r.deviceId);
+    o = writeBytes(buf, o, bytesOf(r.deviceId));
     o = writeInt8(buf, o, r.tsMs);
     if (r.valueNum === null) o = buf.writeInt32BE(-1, o);
     else o = buf.writeDoubleBE(r.valueNum, buf.writeInt32BE(8, o));
-    o = r.valueText === null ? buf.writeInt32BE(-1, o) : writeText(buf, o, r.valueText);
-    o = writeText(buf, o, r.status);
+    o = r.valueText === null ? buf.writeInt32BE(-1, o) : writeBytes(buf, o, bytesOf(r.valueText));
+    o = writeBytes(buf, o, bytesOf(r.status));
     o = writeInt8(buf, o, r.receivedMs);
   }
-  o = buf.writeInt16BE(-1, o);
-  return buf.subarray(0, o);
+  return buf.subarray(0, buf.writeInt16BE(-1, o));
 }
 
-function writeText(buf: Buffer, o: number, text: string): number {
-  const length = buf.write(text, o + 4);
-  buf.writeInt32BE(length, o);
-  return o + 4 + length;
+function writeBytes(buf: Buffer, o: number, bytes: Buffer): number {
+  buf.writeInt32BE(bytes.length, o);
+  buf.set(bytes, o + 4);
+  return o + 4 + bytes.length;
 }
 
 /** A bigint column's 8 bytes from a safe integer (two's complement, as PostgreSQL reads it). */
