@@ -217,33 +217,46 @@ function binaryCopy(rows: ReadingToStore[]): Buffer {
   let size = COPY_HEADER.length + 2;
   for (const r of rows) size += FIXED_ROW_BYTES + bytesOf(r.deviceId).length + bytesOf(r.status).length + (r.valueText === null ? 0 : bytesOf(r.valueText).length);
   const buf = Buffer.allocUnsafe(size);
+  // DataView's setters are inlined by V8; Buffer's write*BE check their arguments on every call.
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.length);
   let o = COPY_HEADER.copy(buf, 0);
+  const writeBytes = (bytes: Buffer): void => {
+    view.setInt32(o, bytes.length);
+    buf.set(bytes, o + 4);
+    o += 4 + bytes.length;
+  };
+  const writeInt8 = (n: number): void => {
+    // A bigint column's 8 bytes from a safe integer, two's complement as PostgreSQL reads it.
+    const high = Math.floor(n / 0x1_0000_0000);
+    view.setInt32(o, 8);
+    view.setInt32(o + 4, high);
+    view.setUint32(o + 8, n - high * 0x1_0000_0000);
+    o += 12;
+  };
   for (const r of rows) {
-    o = buf.writeInt16BE(6, o);
-    o = writeBytes(buf, o, bytesOf(r.deviceId));
-    o = writeInt8(buf, o, r.tsMs);
-    if (r.valueNum === null) o = buf.writeInt32BE(-1, o);
-    else o = buf.writeDoubleBE(r.valueNum, buf.writeInt32BE(8, o));
-    o = r.valueText === null ? buf.writeInt32BE(-1, o) : writeBytes(buf, o, bytesOf(r.valueText));
-    o = writeBytes(buf, o, bytesOf(r.status));
-    o = writeInt8(buf, o, r.receivedMs);
+    view.setInt16(o, 6);
+    o += 2;
+    writeBytes(bytesOf(r.deviceId));
+    writeInt8(r.tsMs);
+    if (r.valueNum === null) {
+      view.setInt32(o, -1);
+      o += 4;
+    } else {
+      view.setInt32(o, 8);
+      view.setFloat64(o + 4, r.valueNum);
+      o += 12;
+    }
+    if (r.valueText === null) {
+      view.setInt32(o, -1);
+      o += 4;
+    } else {
+      writeBytes(bytesOf(r.valueText));
+    }
+    writeBytes(bytesOf(r.status));
+    writeInt8(r.receivedMs);
   }
-  return buf.subarray(0, buf.writeInt16BE(-1, o));
-}
-
-function writeBytes(buf: Buffer, o: number, bytes: Buffer): number {
-  buf.writeInt32BE(bytes.length, o);
-  buf.set(bytes, o + 4);
-  return o + 4 + bytes.length;
-}
-
-/** A bigint column's 8 bytes from a safe integer (two's complement, as PostgreSQL reads it). */
-function writeInt8(buf: Buffer, o: number, n: number): number {
-  const high = Math.floor(n / 0x1_0000_0000);
-  buf.writeInt32BE(8, o);
-  buf.writeInt32BE(high, o + 4);
-  buf.writeUInt32BE(n - high * 0x1_0000_0000, o + 8);
-  return o + 12;
+  view.setInt16(o, -1);
+  return buf.subarray(0, o + 2);
 }
 
 /** A stored row's flat runs (four numbers each) as SeqRuns holds them. */
