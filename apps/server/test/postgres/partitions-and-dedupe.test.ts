@@ -124,6 +124,13 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(bounds).toEqual([1, 4, 5, 6, 7, 9]); // 4 grew the first run, 5 began one, 6 grew it, 9 grew the last
     expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms BETWEEN $1 AND $2", base + 1, base + 9)).toBe(9);
 
+    // Boots travel inside SQL literals: quotes and backslashes are data, and still dedupe.
+    const hostile = `x'); DROP TABLE readings; --\\'"\\\\`;
+    expect(await store.write([at(1, hostile), at(2, hostile)])).toEqual([true, true]);
+    expect(await store.write([at(2, hostile), at(3, hostile)])).toEqual([false, true]);
+    // One row (its backslashes stored escaped, as every boot's), and the readings table still there.
+    expect(await countWhere('telemetry_seq_boots WHERE starts_with(boot, $1)', "x'); DROP TABLE readings; --")).toBe(1);
+
     // A boot last heard more than 24 h ago is forgotten by the prune: its seqs are new again.
     const dayAgo = now - DAY_MS - 60_000;
     expect(await store.write([at(1, 'stale', dayAgo)])).toEqual([true]);
