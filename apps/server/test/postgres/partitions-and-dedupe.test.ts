@@ -110,6 +110,20 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await b.write([reading('d1', now, 0, 'race'), reading('d1', now + 500, 500, 'race'), reading('d1', now + 500, 500, 'race')])).toEqual([false, true, false]);
   });
 
+  it('an instance that remembers a boot\'s runs still sees seqs another instance stored since (its write is checked and made again)', async () => {
+    const a = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const b = new PostgresStore(other.pool, other.partitions, null, log, 365);
+    const now = Date.now();
+    const at = (seq: number) => reading('d1', now - 5 * 3_600_000 + seq, seq, 'shared');
+    expect(await a.write([at(1), at(2)])).toEqual([true, true]); // a reads the row under its lock and remembers it
+    expect(await a.write([at(2), at(3)])).toEqual([false, true]); // a claims against what it remembers
+    expect(await b.write([at(4), at(5)])).toEqual([true, true]); // b, meanwhile, stores 4 and 5
+    // a's memory says 4 is new; the row's version says otherwise, and a reads it again.
+    expect(await a.write([at(4), at(6)])).toEqual([false, true]);
+    expect(await b.write([at(6), at(7)])).toEqual([false, true]);
+    expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms BETWEEN $1 AND $2", now - 5 * 3_600_000 + 1, now - 5 * 3_600_000 + 7)).toBe(7);
+  });
+
   it('seqs are remembered as runs per (device, boot): gaps, resends, expiry and a purged device', async () => {
     const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
     const now = Date.now();

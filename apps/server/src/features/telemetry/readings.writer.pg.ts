@@ -34,6 +34,15 @@ function storableBoots(items: ReadingToStore[]): string[] {
 /** Rows deleted per statement when their window has passed: short locks, ingest goes on between. */
 const PRUNE_CHUNK = 10_000;
 
+/** The new readings of a small group ($2) and each device's newest ($3), as the statements below take them. */
+const READINGS_AND_DEVICES = `inserted AS (
+  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
+  SELECT d, t, v, x, s, r FROM json_to_recordset($2) AS n(d text, t bigint, v float8, x text, s text, r bigint)
+),
+newest AS (
+  SELECT * FROM json_to_recordset($3) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, heard bigint)
+)`;
+
 /**
  * The statements of a commit, prepared once per connection as SQL-level prepared statements so
  * that they can travel in one simple-protocol message with the transaction's BEGIN or COMMIT (see
@@ -41,36 +50,53 @@ const PRUNE_CHUNK = 10_000;
  * parsed natively on both sides, passed as a literal escaped by the driver's `escapeLiteral`.
  *
  * agua_seq_lock locks the (device, boot) rows of the seqs about to be claimed, making the ones not
- * seen yet, and returns their runs. `ON CONFLICT DO UPDATE` locks and reads the newest committed
- * version of a row even when it is newer than the statement's snapshot, so a second instance
- * claiming the same (device, boot) waits here for the first one's commit and then sees its runs.
- * Rows are taken in one order (device, boot), so two commits never wait for each other in a circle.
+ * seen yet, and returns their runs and version. `ON CONFLICT DO UPDATE` locks and reads the newest
+ * committed version of a row even when it is newer than the statement's snapshot, so a second
+ * instance claiming the same (device, boot) waits here for the first one's commit and then sees
+ * its runs. Rows are taken in one order (device, boot), so two commits never wait for each other
+ * in a circle; every statement below takes them in that order too, before the device rows.
  *
  * agua_readings_after stores the claimed rows' new runs, inserts the new readings of a small
  * group (a large one went by COPY just before: `[]` here), and moves each device's current
  * reading (the devices feature's SQL).
+ *
+ * agua_readings_known does all of a small group's work in one statement when the writer claimed
+ * against runs it remembers: each row is written only if its version is still the one
+ * remembered, and unless every row was, agua_seq_runs_unchanged fails the statement (40001, so
+ * nothing of it stays and PostgresStore writes the group again, reading the rows this time).
+ * Data-modifying CTEs that the query does not read run after it: the boot rows are locked first.
  */
 const PREPARE = `
 PREPARE agua_seq_lock(json) AS
 INSERT INTO telemetry_seq_boots AS t (device_id, boot, runs, last_received_ms)
 SELECT d, b, '{}', 0 FROM json_to_recordset($1) AS u(d text, b text) ORDER BY d, b
 ON CONFLICT (device_id, boot) DO UPDATE SET last_received_ms = t.last_received_ms
-RETURNING device_id, boot, runs;
+RETURNING device_id, boot, runs, version;
 
 PREPARE agua_readings_after(json, json, json) AS
 WITH runs AS (
-  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l
+  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = t.version + 1
   FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint)
   WHERE t.device_id = u.d AND t.boot = u.b
 ),
-inserted AS (
-  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
-  SELECT d, t, v, x, s, r FROM json_to_recordset($2) AS n(d text, t bigint, v float8, x text, s text, r bigint)
+${READINGS_AND_DEVICES}
+${updateCurrentReadings('newest')};
+
+PREPARE agua_readings_known(json, json, json, bigint) AS
+WITH runs AS (
+  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = t.version + 1
+  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint, v bigint),
+    (SELECT device_id, boot FROM telemetry_seq_boots
+     WHERE (device_id, boot) IN (SELECT d, b FROM json_to_recordset($1) AS k(d text, b text))
+     ORDER BY device_id, boot FOR UPDATE) AS locked
+  WHERE t.device_id = u.d AND t.boot = u.b AND t.version = u.v AND locked.device_id = t.device_id AND locked.boot = t.boot
+  RETURNING 1
 ),
-newest AS (
-  SELECT * FROM json_to_recordset($3) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, heard bigint)
+${READINGS_AND_DEVICES},
+moved AS (
+  ${updateCurrentReadings('newest')}
 )
-${updateCurrentReadings('newest')};`;
+SELECT agua_seq_runs_unchanged((SELECT count(*) FROM runs) = $4);`;
 
 /** Connections on which PREPARE ran, whichever writer ran it (a connection that failed is never reused). */
 const prepared = new WeakSet<pg.ClientBase>();
@@ -92,7 +118,19 @@ interface SeqBootRow {
   device_id: string;
   boot: string;
   runs: (string | number)[];
+  version: number;
 }
+
+/** A (device, boot) row as this instance last committed it: its runs (flat, as stored) and version. */
+interface KnownBoot {
+  deviceId: string;
+  boot: string;
+  runs: number[];
+  version: number;
+}
+
+/** Boot rows remembered per instance (a few hundred bytes each): past this, the least recently used are forgotten. */
+const MAX_KNOWN_BOOTS = 20_000;
 
 /**
  * The ingest hot path on PostgreSQL, as one transaction on a client of the pool:
@@ -101,12 +139,20 @@ interface SeqBootRow {
  * 3. the new readings by one binary `COPY` when there are many (COPY_FROM_ROWS);
  * 4. the runs, the new readings when few, the devices' current readings (agua_readings_after),
  *    then what else must commit with them (alarm changes), and COMMIT.
- * Steps 1 and 4 are one message each (BEGIN and COMMIT ride with them): a small group costs two
- * round trips, a large one three. Deduplication holds across instances because the runs live in
- * the locked rows, not in any instance's memory: nothing is cached between transactions. On a
- * failure the caller rolls back. Returns, for each reading, whether it was new (false = duplicate).
+ * Steps 1 and 4 are one message each (BEGIN and COMMIT ride with them): a large group costs three
+ * round trips. A small group whose boot rows this instance wrote last (a device keeps reaching the
+ * same instance) is claimed against the runs it remembers and written in one message, checked
+ * against the rows' versions (agua_readings_known): one round trip, as a single reading needs.
+ * Deduplication holds across instances because the truth is the rows, read under their lock or
+ * checked by version in the transaction that writes them. On a failure the caller rolls back.
+ * Returns, for each reading, whether it was new (false = duplicate).
  */
 export class PgReadingsWriter {
+  /** Boot rows by key, least recently used first. */
+  private readonly known = new Map<string, KnownBoot>();
+  /** Keys in commits under way here, and how many: such a row is read under its lock, not remembered. */
+  private readonly writing = new Map<string, number>();
+
   constructor(private readonly windowMs = DUPLICATE_WINDOW_MS) {}
 
   async write(client: pg.ClientBase, items: ReadingToStore[], alsoInTransaction?: (client: pg.ClientBase) => Promise<void>): Promise<boolean[]> {
@@ -115,37 +161,35 @@ export class PgReadingsWriter {
       prepared.add(client);
     }
     const boots = storableBoots(items);
-    const runs = await this.begin(client, items, boots);
-    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
-    const rows = items.filter((_, i) => fresh[i]);
-    const byCopy = rows.length >= COPY_FROM_ROWS;
-    if (byCopy) await copyReadings(client, rows);
-    const after = `EXECUTE agua_readings_after(${[
-      JSON.stringify(runsToStore(runs)),
-      byCopy ? '[]' : JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs }))),
-      JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs }))),
-    ]
-      .map((json) => client.escapeLiteral(json))
-      .join(', ')})`;
-    if (alsoInTransaction) {
-      await client.query(after);
-      await alsoInTransaction(client);
-      await client.query('COMMIT');
-    } else {
-      await client.query(`${after}; COMMIT`);
+    const keys = bootKeys(items, boots);
+    const known = !alsoInTransaction && items.length < COPY_FROM_ROWS ? this.rememberedRows(keys) : null;
+    for (const key of keys.keys()) this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
+    try {
+      return known ? await this.writeKnown(client, items, boots, known) : await this.writeLocked(client, items, boots, keys, alsoInTransaction);
+    } catch (err) {
+      // What is stored is unknown now: the next write reads these rows again.
+      for (const key of keys.keys()) this.known.delete(key);
+      throw err;
+    } finally {
+      for (const key of keys.keys()) {
+        const n = this.writing.get(key)! - 1;
+        if (n === 0) this.writing.delete(key);
+        else this.writing.set(key, n);
+      }
     }
-    return fresh;
   }
 
   /** Forgets (device, boot) rows whose every run has passed its 24 h window. */
   async pruneExpiredSeqs(pool: pg.Pool, nowMs = Date.now()): Promise<number> {
+    const cutoff = nowMs - this.windowMs;
+    for (const [key, row] of this.known) if (Math.max(...row.runs.filter((_, k) => k % 4 === 3)) < cutoff) this.known.delete(key);
     let total = 0;
     for (;;) {
       // The outer condition is checked again on a row a writer changed meanwhile (it waited for its lock).
       const res = await pool.query(
         `DELETE FROM telemetry_seq_boots WHERE last_received_ms < $1
            AND ctid = ANY (ARRAY(SELECT ctid FROM telemetry_seq_boots WHERE last_received_ms < $1 LIMIT $2))`,
-        [nowMs - this.windowMs, PRUNE_CHUNK],
+        [cutoff, PRUNE_CHUNK],
       );
       total += res.rowCount ?? 0;
       if ((res.rowCount ?? 0) < PRUNE_CHUNK) return total;
@@ -154,29 +198,112 @@ export class PgReadingsWriter {
 
   /** Forgets a device's seqs (its history was purged). */
   async forgetDevice(pool: pg.Pool, deviceId: string): Promise<void> {
+    for (const [key, row] of this.known) if (row.deviceId === deviceId) this.known.delete(key);
     await pool.query('DELETE FROM telemetry_seq_boots WHERE device_id = $1', [deviceId]);
   }
 
-  /** Step 1: BEGIN, and the batch's (device, boot) rows locked, as runs to claim against. */
-  private async begin(client: pg.ClientBase, items: ReadingToStore[], boots: string[]): Promise<SeqRuns> {
+  /** Claims against the remembered runs and commits in one message, if they are still those stored. */
+  private async writeKnown(client: pg.ClientBase, items: ReadingToStore[], boots: string[], known: KnownBoot[]): Promise<boolean[]> {
     const runs = new SeqRuns(this.windowMs);
-    const keys = new Map<string, { d: string; b: string }>();
-    let last: ReadingToStore | null = null;
-    items.forEach((r, i) => {
-      // Readings come in runs of one device and boot: one key per run, not per reading.
-      if (r.seq === null || (last !== null && r.deviceId === last.deviceId && r.boot === last.boot)) return;
-      last = r;
-      keys.set(`${r.deviceId}\u0000${boots[i]}`, { d: r.deviceId, b: boots[i]! });
-    });
+    runs.load(known.flatMap(unflatten));
+    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
+    // Every remembered row is written, changed or not: its version is what proves the claims.
+    const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version }));
+    const args = [JSON.stringify(written), readingsJson(items.filter((_, i) => fresh[i])), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
+    await client.query(`BEGIN; EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
+    for (const row of written) this.remember({ deviceId: row.d, boot: row.b, runs: row.r, version: row.v + 1 });
+    return fresh;
+  }
+
+  /** Steps 1 to 4 above, the boot rows read under their lock. */
+  private async writeLocked(
+    client: pg.ClientBase,
+    items: ReadingToStore[],
+    boots: string[],
+    keys: Map<string, { d: string; b: string }>,
+    alsoInTransaction?: (client: pg.ClientBase) => Promise<void>,
+  ): Promise<boolean[]> {
+    const locked = await this.begin(client, keys);
+    const runs = new SeqRuns(this.windowMs);
+    runs.load(locked.flatMap(unflatten));
+    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
+    const rows = items.filter((_, i) => fresh[i]);
+    const byCopy = rows.length >= COPY_FROM_ROWS;
+    if (byCopy) await copyReadings(client, rows);
+    const changed = changedRows(runs);
+    const args = [JSON.stringify(changed), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
+    const after = `EXECUTE agua_readings_after(${args.join(', ')})`;
+    if (alsoInTransaction) {
+      await client.query(after);
+      await alsoInTransaction(client);
+      await client.query('COMMIT');
+    } else {
+      await client.query(`${after}; COMMIT`);
+    }
+    const changedKeys = new Set(changed.map((row) => `${row.d}\u0000${row.b}`));
+    for (const row of locked) {
+      const stored = toStore(runs, row.deviceId, row.boot);
+      this.remember({ deviceId: row.deviceId, boot: row.boot, runs: stored.r, version: changedKeys.has(`${row.deviceId}\u0000${row.boot}`) ? row.version + 1 : row.version });
+    }
+    return fresh;
+  }
+
+  /** Step 1: BEGIN, and the batch's (device, boot) rows locked and read. */
+  private async begin(client: pg.ClientBase, keys: Map<string, { d: string; b: string }>): Promise<KnownBoot[]> {
     if (keys.size === 0) {
       await client.query('BEGIN');
-      return runs;
+      return [];
     }
     // A message of two statements answers with one result each.
     const results = (await client.query(`BEGIN; EXECUTE agua_seq_lock(${client.escapeLiteral(JSON.stringify([...keys.values()]))})`)) as unknown as pg.QueryResult<SeqBootRow>[];
-    runs.load(results[1]!.rows.flatMap(unflatten));
-    return runs;
+    return results[1]!.rows.map((row) => ({ deviceId: row.device_id, boot: row.boot, runs: row.runs.map(Number), version: Number(row.version) }));
   }
+
+  /**
+   * The remembered rows of all these keys, or null if one is not remembered or is in a commit
+   * under way (its remembered version would lose to that commit's: a retry for nothing).
+   */
+  private rememberedRows(keys: Map<string, { d: string; b: string }>): KnownBoot[] | null {
+    const rows: KnownBoot[] = [];
+    for (const key of keys.keys()) {
+      const row = this.known.get(key);
+      if (row === undefined || this.writing.has(key)) return null;
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  private remember(row: KnownBoot): void {
+    const key = `${row.deviceId}\u0000${row.boot}`;
+    this.known.delete(key); // re-inserted: most recently used last
+    this.known.set(key, row);
+    if (this.known.size > MAX_KNOWN_BOOTS) this.known.delete(this.known.keys().next().value!);
+  }
+}
+
+/** The distinct (device, boot) keys of the readings with a seq. */
+function bootKeys(items: ReadingToStore[], boots: string[]): Map<string, { d: string; b: string }> {
+  const keys = new Map<string, { d: string; b: string }>();
+  let last: ReadingToStore | null = null;
+  items.forEach((r, i) => {
+    // Readings come in runs of one device and boot: one key per run, not per reading.
+    if (r.seq === null || (last !== null && r.deviceId === last.deviceId && r.boot === last.boot)) return;
+    last = r;
+    keys.set(`${r.deviceId}\u0000${boots[i]}`, { d: r.deviceId, b: boots[i]! });
+  });
+  return keys;
+}
+
+const readingsJson = (rows: ReadingToStore[]): string =>
+  JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs })));
+
+const newestJson = (items: ReadingToStore[], fresh: boolean[]): string =>
+  JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs })));
+
+/** A boot's runs as stored: flat, and the newest reception among them. */
+function toStore(runs: SeqRuns, deviceId: string, boot: string): { d: string; b: string; r: number[]; l: number } {
+  const list = runs.runsFor(deviceId, boot);
+  return { d: deviceId, b: boot, r: list.flatMap((run) => [run.from, run.to, run.firstMs, run.lastMs]), l: list.reduce((max, run) => Math.max(max, run.lastMs), 0) };
 }
 
 /**
@@ -184,13 +311,10 @@ export class PgReadingsWriter {
  * stay until a new run of the same boot drops them (SeqRuns) or the whole row expires; claims
  * already look past them.
  */
-function runsToStore(runs: SeqRuns): { d: string; b: string; r: number[]; l: number }[] {
+function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: number }[] {
   const keys = new Map<string, SeqRun>();
   for (const run of runs.takeDirty()) keys.set(`${run.deviceId}\u0000${run.boot}`, run);
-  return [...keys.values()].map(({ deviceId, boot }) => {
-    const list = runs.runsFor(deviceId, boot);
-    return { d: deviceId, b: boot, r: list.flatMap((run) => [run.from, run.to, run.firstMs, run.lastMs]), l: Math.max(...list.map((run) => run.lastMs)) };
-  });
+  return [...keys.values()].map(({ deviceId, boot }) => toStore(runs, deviceId, boot));
 }
 
 /** Step 3: the new readings, in the batch's order, by one COPY. */
@@ -259,11 +383,11 @@ function binaryCopy(rows: ReadingToStore[]): Buffer {
   return buf.subarray(0, o + 2);
 }
 
-/** A stored row's flat runs (four numbers each) as SeqRuns holds them. */
-function unflatten(row: SeqBootRow): SeqRun[] {
+/** A row's flat runs (four numbers each) as SeqRuns holds them. */
+function unflatten(row: KnownBoot): SeqRun[] {
   const out: SeqRun[] = [];
   for (let k = 0; k + 3 < row.runs.length; k += 4) {
-    out.push({ id: null, deviceId: row.device_id, boot: row.boot, from: Number(row.runs[k]), to: Number(row.runs[k + 1]), firstMs: Number(row.runs[k + 2]), lastMs: Number(row.runs[k + 3]) });
+    out.push({ id: null, deviceId: row.deviceId, boot: row.boot, from: row.runs[k]!, to: row.runs[k + 1]!, firstMs: row.runs[k + 2]!, lastMs: row.runs[k + 3]! });
   }
   return out;
 }

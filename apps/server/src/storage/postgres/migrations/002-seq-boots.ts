@@ -8,7 +8,9 @@ const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
  * one row instead of inserting 100, and the readings themselves can go by COPY. The row is also
  * what serialises two instances writing the same (device, boot): the writer locks it before it
  * claims (readings.writer.pg.ts). `runs` is flat, four numbers per run in order of seq_from:
- * seq_from, seq_to, first_received_ms, last_received_ms. Seqs seen in the last 24 h carry over.
+ * seq_from, seq_to, first_received_ms, last_received_ms; `version` counts the row's writes, so that
+ * a writer claiming against runs it remembers can tell they are still those stored. Seqs seen in
+ * the last 24 h carry over.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
@@ -17,9 +19,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       boot text NOT NULL,
       runs bigint[] NOT NULL,
       last_received_ms bigint NOT NULL,
+      version bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (device_id, boot)
     );
     CREATE INDEX telemetry_seq_boots_last ON telemetry_seq_boots (last_received_ms);
+    -- A writer that claimed against runs it knew finds them changed: it must read them again.
+    CREATE FUNCTION agua_seq_runs_unchanged(unchanged boolean) RETURNS boolean LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NOT unchanged THEN
+          RAISE EXCEPTION 'seq runs changed by another writer' USING ERRCODE = 'serialization_failure';
+        END IF;
+        RETURN true;
+      END $$;
   `.execute(db);
 
   // Gaps and islands: consecutive seqs of a (device, boot) share seq - row_number.
