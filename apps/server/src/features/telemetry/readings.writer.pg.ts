@@ -1,7 +1,6 @@
-import { finished } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { DUPLICATE_WINDOW_MS } from '@agua/shared';
+import { copyIn } from '../../storage/postgres/copy-in';
 import { updateCurrentReadings } from '../devices/current-reading.store.pg';
 import { newestPerDevice, type ReadingToStore } from './readings.writer';
 import { SeqRuns, type SeqRun } from './seq-runs';
@@ -318,10 +317,8 @@ function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: num
 }
 
 /** Step 3: the new readings, in the batch's order, by one COPY. */
-async function copyReadings(client: pg.ClientBase, rows: ReadingToStore[]): Promise<void> {
-  const stream = client.query(copyFrom(COPY_READINGS));
-  stream.end(binaryCopy(rows));
-  await finished(stream);
+function copyReadings(client: pg.ClientBase, rows: ReadingToStore[]): Promise<void> {
+  return copyIn(client, COPY_READINGS, binaryCopy(rows));
 }
 
 /** PostgreSQL's binary COPY signature, flags and header extension length. */
