@@ -59,8 +59,7 @@ newest AS (
  * group (a large one went by COPY just before: `[]` here), and moves each device's current
  * reading (the devices feature's SQL).
  *
- * agua_readings_known does all of a small group's work in one statement when the writer claimed
- * against runs it remembers: each row is written only if its version is still the one
+ * agua_readings_known does the same when the writer claimed against runs it remembers: each row is written only if its version is still the one
  * remembered, and unless every row was, agua_seq_runs_unchanged fails the statement (40001, so
  * nothing of it stays and PostgresStore writes the group again, reading the rows this time).
  * Data-modifying CTEs that the query does not read run after it: the boot rows are locked first.
@@ -101,8 +100,8 @@ SELECT agua_seq_runs_unchanged((SELECT count(*) FROM runs) = $4);`;
 const prepared = new WeakSet<pg.ClientBase>();
 
 /**
- * From this many new readings a commit sends them by COPY, one round trip more but far less of
- * PostgreSQL's work per row; fewer ride in agua_readings_after's JSON.
+ * From this many new readings a commit sends them by COPY (far less of PostgreSQL's work per row
+ * than an INSERT of JSON, but a statement of its own); fewer ride in the last statement's JSON.
  */
 export const COPY_FROM_ROWS = 64;
 
@@ -135,16 +134,17 @@ const MAX_KNOWN_BOOTS = 20_000;
  * The ingest hot path on PostgreSQL, as one transaction on a client of the pool:
  * 1. BEGIN, and the (device, boot) rows of the batch's seqs locked and read (agua_seq_lock);
  * 2. each seq claimed against those runs in memory, as on SQLite (SeqRuns): new or duplicate;
- * 3. the new readings by one binary `COPY` when there are many (COPY_FROM_ROWS);
- * 4. the runs, the new readings when few, the devices' current readings (agua_readings_after),
- *    then what else must commit with them (alarm changes), and COMMIT.
- * Steps 1 and 4 are one message each (BEGIN and COMMIT ride with them): a large group costs three
- * round trips. A small group whose boot rows this instance wrote last (a device keeps reaching the
- * same instance) is claimed against the runs it remembers and written in one message, checked
- * against the rows' versions (agua_readings_known): one round trip, as a single reading needs.
- * Deduplication holds across instances because the truth is the rows, read under their lock or
- * checked by version in the transaction that writes them. On a failure the caller rolls back.
- * Returns, for each reading, whether it was new (false = duplicate).
+ * 3. the new readings by one binary `COPY` when there are many (COPY_FROM_ROWS), else as JSON in
+ *    step 4's statement;
+ * 4. the runs and the devices' current readings (agua_readings_after), then what else must
+ *    commit with them (alarm changes), and COMMIT.
+ * Steps 3 and 4 travel in one write with their data: two round trips. When this instance wrote
+ * all the batch's boot rows last (a device keeps reaching the same instance) and no commit of
+ * theirs is under way, step 1 is skipped: the seqs are claimed against the runs it remembers and
+ * everything goes in one write, checked against the rows' versions (agua_readings_known): one
+ * round trip. Deduplication holds across instances because the truth is the rows, read under
+ * their lock or checked by version in the transaction that writes them. On a failure the caller
+ * rolls back. Returns, for each reading, whether it was new (false = duplicate).
  */
 export class PgReadingsWriter {
   /** Boot rows by key, least recently used first. */
@@ -206,10 +206,12 @@ export class PgReadingsWriter {
     const runs = new SeqRuns(this.windowMs);
     runs.load(known.flatMap(unflatten));
     const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
+    const rows = items.filter((_, i) => fresh[i]);
+    const byCopy = rows.length >= COPY_FROM_ROWS;
     // Every remembered row is written, changed or not: its version is what proves the claims.
     const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version }));
-    const args = [JSON.stringify(written), readingsJson(items.filter((_, i) => fresh[i])), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
-    await client.query(`BEGIN; EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
+    const args = [JSON.stringify(written), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
+    await send(client, 'BEGIN', byCopy ? rows : null, `EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
     for (const row of written) this.remember({ deviceId: row.d, boot: row.b, runs: row.r, version: row.v + 1 });
     return fresh;
   }
@@ -228,16 +230,15 @@ export class PgReadingsWriter {
     const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
     const rows = items.filter((_, i) => fresh[i]);
     const byCopy = rows.length >= COPY_FROM_ROWS;
-    if (byCopy) await copyReadings(client, rows);
     const changed = changedRows(runs);
     const args = [JSON.stringify(changed), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
     const after = `EXECUTE agua_readings_after(${args.join(', ')})`;
     if (alsoInTransaction) {
-      await client.query(after);
+      await send(client, null, byCopy ? rows : null, after);
       await alsoInTransaction(client);
       await client.query('COMMIT');
     } else {
-      await client.query(`${after}; COMMIT`);
+      await send(client, null, byCopy ? rows : null, `${after}; COMMIT`);
     }
     const changedKeys = new Set(changed.map((row) => `${row.d}\u0000${row.b}`));
     for (const row of locked) {
@@ -316,9 +317,13 @@ function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: num
   return [...keys.values()].map(({ deviceId, boot }) => toStore(runs, deviceId, boot));
 }
 
-/** Step 3: the new readings, in the batch's order, by one COPY. */
-function copyReadings(client: pg.ClientBase, rows: ReadingToStore[]): Promise<void> {
-  return copyIn(client, COPY_READINGS, binaryCopy(rows));
+/**
+ * One message of statements: `before`, then the new readings by COPY when given (in the batch's
+ * order; the rows travel in the same write), then `after`. A failure skips the rest.
+ */
+function send(client: pg.ClientBase, before: string | null, copyRows: ReadingToStore[] | null, after: string): Promise<unknown> {
+  const statements = [before, copyRows ? COPY_READINGS : null, after].filter((x) => x !== null).join('; ');
+  return copyRows ? copyIn(client, statements, binaryCopy(copyRows)) : client.query(statements);
 }
 
 /** PostgreSQL's binary COPY signature, flags and header extension length. */

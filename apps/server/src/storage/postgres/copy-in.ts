@@ -2,14 +2,15 @@ import type pg from 'pg';
 
 /**
  * `COPY … FROM STDIN` of data known in full before it starts, sent at once: Query, CopyData and
- * CopyDone in one write. PostgreSQL reads them in order once it has answered CopyInResponse, and
+ * CopyDone in one write. `statements` is one simple-protocol message: the COPY, and possibly other
+ * statements before and after it, which run in order (a failure skips the rest). PostgreSQL reads them in order once it has answered CopyInResponse, and
  * if the statement fails before that it skips the copy messages that follow (the protocol
  * provides for this: a backend outside COPY ignores them), so nothing waits for a round trip and
  * PostgreSQL is woken once. A streaming COPY (pg-copy-streams) waits for CopyInResponse and
  * writes each message apart: on this 2-core machine every such wake-up showed in the profile.
  * Resolves when PostgreSQL is ready again after the COPY; rejects with its error.
  */
-export function copyIn(client: pg.ClientBase, statement: string, data: Buffer): Promise<void> {
+export function copyIn(client: pg.ClientBase, statements: string, data: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const noop = (): void => undefined;
     // The interface node-postgres drives a query through (its own Query class has the same shape).
@@ -17,7 +18,7 @@ export function copyIn(client: pg.ClientBase, statement: string, data: Buffer): 
       submit(connection: { stream: NodeJS.WritableStream & { cork(): void; uncork(): void } }): void {
         const { stream } = connection;
         stream.cork();
-        stream.write(queryMessage(statement));
+        stream.write(queryMessage(statements));
         stream.write(header(0x64, data.length)); // CopyData
         stream.write(data);
         stream.write(header(0x63, 0)); // CopyDone
@@ -38,8 +39,8 @@ export function copyIn(client: pg.ClientBase, statement: string, data: Buffer): 
   });
 }
 
-function queryMessage(statement: string): Buffer {
-  const text = Buffer.from(`${statement}\0`);
+function queryMessage(statements: string): Buffer {
+  const text = Buffer.from(`${statements}\0`);
   return Buffer.concat([header(0x51, text.length), text]); // Query
 }
 
