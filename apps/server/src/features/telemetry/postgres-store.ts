@@ -30,8 +30,9 @@ export class PostgresStore implements StoreWriter {
   });
   /**
    * Group commits handed over at once, each on its own connection: one commits while the next is
-   * being written. Readings alone commute (seqs are claimed under their (device, boot) row's lock,
-   * the current reading only moves forward); writes that carry alarm changes are chained in the order they were made.
+   * being written. Readings alone commute (seqs are claimed under their (device, boot) row's lock
+   * or version, the current reading only moves forward); writes that carry alarm changes are
+   * chained in the order they were made.
    */
   readonly concurrentWrites = 2;
   private readonly inFlight = new Set<Promise<unknown>>();

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { DUPLICATE_WINDOW_MS } from '@agua/shared';
 import { copyIn } from '../../storage/postgres/copy-in';
@@ -59,9 +60,10 @@ newest AS (
  * group (a large one went by COPY just before: `[]` here), and moves each device's current
  * reading (the devices feature's SQL).
  *
- * agua_readings_known does the same when the writer claimed against runs it remembers: each row is written only if its version is still the one
- * remembered, and unless every row was, agua_seq_runs_unchanged fails the statement (40001, so
- * nothing of it stays and PostgresStore writes the group again, reading the rows this time).
+ * agua_readings_known does the same when the writer claimed against runs it remembers: each row
+ * is written only if its version is still the one remembered, and unless every row was,
+ * agua_seq_runs_unchanged fails the statement (40001, so nothing of it stays and PostgresStore
+ * writes the group again, reading the rows this time).
  * Data-modifying CTEs that the query does not read run after it: the boot rows are locked first.
  */
 const PREPARE = `
@@ -73,8 +75,8 @@ RETURNING device_id, boot, runs, version;
 
 PREPARE agua_readings_after(json, json, json) AS
 WITH runs AS (
-  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = t.version + 1
-  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint)
+  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = u.n
+  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint, n bigint)
   WHERE t.device_id = u.d AND t.boot = u.b
 ),
 ${READINGS_AND_DEVICES}
@@ -82,8 +84,8 @@ ${updateCurrentReadings('newest')};
 
 PREPARE agua_readings_known(json, json, json, bigint) AS
 WITH runs AS (
-  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = t.version + 1
-  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint, v bigint),
+  UPDATE telemetry_seq_boots AS t SET runs = u.r, last_received_ms = u.l, version = u.n
+  FROM json_to_recordset($1) AS u(d text, b text, r bigint[], l bigint, v bigint, n bigint),
     (SELECT device_id, boot FROM telemetry_seq_boots
      WHERE (device_id, boot) IN (SELECT d, b FROM json_to_recordset($1) AS k(d text, b text))
      ORDER BY device_id, boot FOR UPDATE) AS locked
@@ -209,10 +211,10 @@ export class PgReadingsWriter {
     const rows = items.filter((_, i) => fresh[i]);
     const byCopy = rows.length >= COPY_FROM_ROWS;
     // Every remembered row is written, changed or not: its version is what proves the claims.
-    const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version }));
+    const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version, n: newVersion() }));
     const args = [JSON.stringify(written), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
     await send(client, 'BEGIN', byCopy ? rows : null, `EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
-    for (const row of written) this.remember({ deviceId: row.d, boot: row.b, runs: row.r, version: row.v + 1 });
+    for (const row of written) this.remember({ deviceId: row.d, boot: row.b, runs: row.r, version: row.n });
     return fresh;
   }
 
@@ -240,10 +242,10 @@ export class PgReadingsWriter {
     } else {
       await send(client, null, byCopy ? rows : null, `${after}; COMMIT`);
     }
-    const changedKeys = new Set(changed.map((row) => `${row.d}\u0000${row.b}`));
+    const newVersions = new Map(changed.map((row) => [`${row.d}\u0000${row.b}`, row.n]));
     for (const row of locked) {
       const stored = toStore(runs, row.deviceId, row.boot);
-      this.remember({ deviceId: row.deviceId, boot: row.boot, runs: stored.r, version: changedKeys.has(`${row.deviceId}\u0000${row.boot}`) ? row.version + 1 : row.version });
+      this.remember({ deviceId: row.deviceId, boot: row.boot, runs: stored.r, version: newVersions.get(`${row.deviceId}\u0000${row.boot}`) ?? row.version });
     }
     return fresh;
   }
@@ -311,11 +313,17 @@ function toStore(runs: SeqRuns, deviceId: string, boot: string): { d: string; b:
  * stay until a new run of the same boot drops them (SeqRuns) or the whole row expires; claims
  * already look past them.
  */
-function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: number }[] {
+function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: number; n: number }[] {
   const keys = new Map<string, SeqRun>();
   for (const run of runs.takeDirty()) keys.set(`${run.deviceId}\u0000${run.boot}`, run);
-  return [...keys.values()].map(({ deviceId, boot }) => toStore(runs, deviceId, boot));
+  return [...keys.values()].map(({ deviceId, boot }) => ({ ...toStore(runs, deviceId, boot), n: newVersion() }));
 }
+
+/**
+ * A row's version after a write: random rather than counted, so that a row deleted (a purge, the
+ * window's end) and made again never comes back with a version a writer still remembers.
+ */
+const newVersion = (): number => randomInt(2 ** 48 - 1);
 
 /**
  * One message of statements: `before`, then the new readings by COPY when given (in the batch's
