@@ -21,8 +21,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       last_received_ms bigint NOT NULL,
       version bigint NOT NULL DEFAULT 0,
       PRIMARY KEY (device_id, boot)
-    );
-    CREATE INDEX telemetry_seq_boots_last ON telemetry_seq_boots (last_received_ms);
+    ) WITH (fillfactor = 50);
+    -- No index beyond the key: every commit rewrites its boots' rows, and with only the key
+    -- indexed (and room left on the page) those are HOT updates that write no index entry. The
+    -- minute's prune reads the table whole: one row per device and boot.
     -- A writer that claimed against runs it knew finds them changed: it must read them again.
     CREATE FUNCTION agua_seq_runs_unchanged(unchanged boolean) RETURNS boolean LANGUAGE plpgsql AS $$
       BEGIN
