@@ -205,11 +205,7 @@ export class PgReadingsWriter {
 
   /** Claims against the remembered runs and commits in one message, if they are still those stored. */
   private async writeKnown(client: pg.ClientBase, items: ReadingToStore[], boots: string[], known: KnownBoot[]): Promise<boolean[]> {
-    const runs = new SeqRuns(this.windowMs);
-    runs.load(known.flatMap(unflatten));
-    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
-    const rows = items.filter((_, i) => fresh[i]);
-    const byCopy = rows.length >= COPY_FROM_ROWS;
+    const { runs, fresh, rows, byCopy } = this.claim(items, boots, known);
     // Every remembered row is written, changed or not: its version is what proves the claims.
     const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version, n: newVersion() }));
     const args = [JSON.stringify(written), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
@@ -227,11 +223,7 @@ export class PgReadingsWriter {
     alsoInTransaction?: (client: pg.ClientBase) => Promise<void>,
   ): Promise<boolean[]> {
     const locked = await this.begin(client, keys);
-    const runs = new SeqRuns(this.windowMs);
-    runs.load(locked.flatMap(unflatten));
-    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
-    const rows = items.filter((_, i) => fresh[i]);
-    const byCopy = rows.length >= COPY_FROM_ROWS;
+    const { runs, fresh, rows, byCopy } = this.claim(items, boots, locked);
     const changed = changedRows(runs);
     const args = [JSON.stringify(changed), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
     const after = `EXECUTE agua_readings_after(${args.join(', ')})`;
@@ -242,12 +234,21 @@ export class PgReadingsWriter {
     } else {
       await send(client, null, byCopy ? rows : null, `${after}; COMMIT`);
     }
-    const newVersions = new Map(changed.map((row) => [`${row.d}\u0000${row.b}`, row.n]));
+    const newVersions = new Map(changed.map((row) => [bootKey(row.d, row.b), row.n]));
     for (const row of locked) {
       const stored = toStore(runs, row.deviceId, row.boot);
-      this.remember({ deviceId: row.deviceId, boot: row.boot, runs: stored.r, version: newVersions.get(`${row.deviceId}\u0000${row.boot}`) ?? row.version });
+      this.remember({ deviceId: row.deviceId, boot: row.boot, runs: stored.r, version: newVersions.get(bootKey(row.deviceId, row.boot)) ?? row.version });
     }
     return fresh;
+  }
+
+  /** Step 2: each seq claimed against the rows' runs; the new readings, and whether they go by COPY. */
+  private claim(items: ReadingToStore[], boots: string[], rows: KnownBoot[]) {
+    const runs = new SeqRuns(this.windowMs);
+    runs.load(rows.flatMap(unflatten));
+    const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
+    const newRows = items.filter((_, i) => fresh[i]);
+    return { runs, fresh, rows: newRows, byCopy: newRows.length >= COPY_FROM_ROWS };
   }
 
   /** Step 1: BEGIN, and the batch's (device, boot) rows locked and read. */
@@ -276,12 +277,15 @@ export class PgReadingsWriter {
   }
 
   private remember(row: KnownBoot): void {
-    const key = `${row.deviceId}\u0000${row.boot}`;
+    const key = bootKey(row.deviceId, row.boot);
     this.known.delete(key); // re-inserted: most recently used last
     this.known.set(key, row);
     if (this.known.size > MAX_KNOWN_BOOTS) this.known.delete(this.known.keys().next().value!);
   }
 }
+
+/** A (device, boot) as one map key (a device id holds no U+0000). */
+const bootKey = (deviceId: string, boot: string): string => `${deviceId}\u0000${boot}`;
 
 /** The distinct (device, boot) keys of the readings with a seq. */
 function bootKeys(items: ReadingToStore[], boots: string[]): Map<string, { d: string; b: string }> {
@@ -291,7 +295,7 @@ function bootKeys(items: ReadingToStore[], boots: string[]): Map<string, { d: st
     // Readings come in runs of one device and boot: one key per run, not per reading.
     if (r.seq === null || (last !== null && r.deviceId === last.deviceId && r.boot === last.boot)) return;
     last = r;
-    keys.set(`${r.deviceId}\u0000${boots[i]}`, { d: r.deviceId, b: boots[i]! });
+    keys.set(bootKey(r.deviceId, boots[i]!), { d: r.deviceId, b: boots[i]! });
   });
   return keys;
 }
@@ -315,7 +319,7 @@ function toStore(runs: SeqRuns, deviceId: string, boot: string): { d: string; b:
  */
 function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: number; n: number }[] {
   const keys = new Map<string, SeqRun>();
-  for (const run of runs.takeDirty()) keys.set(`${run.deviceId}\u0000${run.boot}`, run);
+  for (const run of runs.takeDirty()) keys.set(bootKey(run.deviceId, run.boot), run);
   return [...keys.values()].map(({ deviceId, boot }) => ({ ...toStore(runs, deviceId, boot), n: newVersion() }));
 }
 
