@@ -4,6 +4,7 @@
 // stage even when one fails, then prints one closing line of totals.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,22 +65,49 @@ stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_
 
 let passed = doctest.passed;
 let failed = doctest.failed;
-if (fs.existsSync(vitestJson)) {
-  const v = JSON.parse(fs.readFileSync(vitestJson, 'utf8'));
+// Named at the very end, because CI keeps only the tail of what a run printed.
+const failures = [];
+for (const [stage, file] of [['unit', vitestJson], ['postgres', pgJson]]) {
+  if (!fs.existsSync(file)) continue;
+  const v = JSON.parse(fs.readFileSync(file, 'utf8'));
   passed += v.numPassedTests ?? 0;
   failed += v.numFailedTests ?? 0;
-}
-if (fs.existsSync(pgJson)) {
-  const v = JSON.parse(fs.readFileSync(pgJson, 'utf8'));
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
+  for (const f of v.testResults ?? []) {
+    const where = path.relative(process.cwd(), f.name);
+    for (const t of f.assertionResults ?? []) {
+      if (t.status === 'failed') failures.push(`${stage}: ${where} › ${t.fullName ?? t.title}\n    ${firstLine(t.failureMessages?.[0])}`);
+    }
+    if (f.status === 'failed' && (f.assertionResults ?? []).every((t) => t.status !== 'failed')) {
+      failures.push(`${stage}: ${where}\n    ${firstLine(f.message)}`);
+    }
+  }
 }
 if (fs.existsSync(pwJson)) {
   const p = JSON.parse(fs.readFileSync(pwJson, 'utf8'));
   passed += p.stats?.expected ?? 0;
   failed += (p.stats?.unexpected ?? 0) + (p.stats?.flaky ?? 0);
+  collectPlaywrightFailures(p.suites ?? [], failures);
 }
+if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 const failedStages = stages.filter(([, ok]) => !ok).map(([name]) => name);
 console.log(`\nStages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedStages.length === 0 ? 0 : 1);
+
+function firstLine(message) {
+  return stripVTControlCharacters(String(message ?? '')).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
+}
+
+function collectPlaywrightFailures(suites, out) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected' || test.status === 'flaky') {
+          const error = test.results?.find((r) => r.error)?.error?.message;
+          out.push(`e2e: ${spec.file}:${spec.line} › ${spec.title} (${test.status})\n    ${firstLine(error)}`);
+        }
+      }
+    }
+    collectPlaywrightFailures(suite.suites ?? [], out);
+  }
+}
