@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint, the reference firmware (C++ unit tests + microcontroller size
 // check), unit + API tests (vitest), browser tests (Playwright on Debian's Chromium). Runs every
-// stage even when one fails, then prints one closing line of totals.
+// stage even when one fails, then names the tests that failed and prints one closing line of totals.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { stripVTControlCharacters } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
