@@ -123,7 +123,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
     expect(await b.write([at(6), at(7)])).toEqual([false, true]);
     expect(await countWhere("readings WHERE device_id = 'd1' AND ts_ms BETWEEN $1 AND $2", now - 5 * 3_600_000 + 1, now - 5 * 3_600_000 + 7)).toBe(7);
 
-    // The same with groups large enough to go by COPY: read under the lock, then remembered, then checked.
+    // The same with groups large enough to go by COPY (each reads its boot's row under the lock).
     const big = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => reading('d1', now - 6 * 3_600_000 + from + k, from + k, 'big'));
     expect((await a.write(big(1, 100))).filter(Boolean)).toHaveLength(100);
     expect((await a.write(big(51, 150))).filter(Boolean)).toHaveLength(50);

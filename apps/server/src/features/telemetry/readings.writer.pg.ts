@@ -140,11 +140,11 @@ const MAX_KNOWN_BOOTS = 20_000;
  *    step 4's statement;
  * 4. the runs and the devices' current readings (agua_readings_after), then what else must
  *    commit with them (alarm changes), and COMMIT.
- * Steps 3 and 4 travel in one write with their data: two round trips. When this instance wrote
- * all the batch's boot rows last (a device keeps reaching the same instance) and no commit of
- * theirs is under way, step 1 is skipped: the seqs are claimed against the runs it remembers and
- * everything goes in one write, checked against the rows' versions (agua_readings_known): one
- * round trip. Deduplication holds across instances because the truth is the rows, read under
+ * Steps 3 and 4 travel in one write with their data: two round trips. When the group is small
+ * (fewer than COPY_FROM_ROWS readings), this instance wrote all its boot rows last (a device keeps
+ * reaching the same instance) and no commit of theirs is under way, step 1 is skipped: the seqs
+ * are claimed against the runs it remembers and everything goes in one write, checked against the
+ * rows' versions (agua_readings_known): one round trip. Deduplication holds across instances because the truth is the rows, read under
  * their lock or checked by version in the transaction that writes them. On a failure the caller
  * rolls back. Returns, for each reading, whether it was new (false = duplicate).
  */
@@ -163,6 +163,7 @@ export class PgReadingsWriter {
     }
     const boots = storableBoots(items);
     const keys = bootKeys(items, boots);
+    // A large group goes by COPY and pays the lock's round trip over its many readings.
     const known = !alsoInTransaction && items.length < COPY_FROM_ROWS ? this.rememberedRows(keys) : null;
     for (const key of keys.keys()) this.writing.set(key, (this.writing.get(key) ?? 0) + 1);
     try {
@@ -203,13 +204,16 @@ export class PgReadingsWriter {
     await pool.query('DELETE FROM telemetry_seq_boots WHERE device_id = $1', [deviceId]);
   }
 
-  /** Claims against the remembered runs and commits in one message, if they are still those stored. */
+  /**
+   * Claims against the remembered runs and commits in one message, if they are still those stored.
+   * Only for a small group: its new readings ride in the statement's JSON, never by COPY.
+   */
   private async writeKnown(client: pg.ClientBase, items: ReadingToStore[], boots: string[], known: KnownBoot[]): Promise<boolean[]> {
-    const { runs, fresh, rows, byCopy } = this.claim(items, boots, known);
+    const { runs, fresh, rows } = this.claim(items, boots, known);
     // Every remembered row is written, changed or not: its version is what proves the claims.
     const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version, n: newVersion() }));
-    const args = [JSON.stringify(written), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
-    await send(client, 'BEGIN', byCopy ? rows : null, `EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
+    const args = [JSON.stringify(written), readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
+    await client.query(`BEGIN; EXECUTE agua_readings_known(${args.join(', ')}, ${written.length}); COMMIT`);
     for (const row of written) this.remember({ deviceId: row.d, boot: row.b, runs: row.r, version: row.n });
     return fresh;
   }
@@ -228,11 +232,11 @@ export class PgReadingsWriter {
     const args = [JSON.stringify(changed), byCopy ? '[]' : readingsJson(rows), newestJson(items, fresh)].map((json) => client.escapeLiteral(json));
     const after = `EXECUTE agua_readings_after(${args.join(', ')})`;
     if (alsoInTransaction) {
-      await send(client, null, byCopy ? rows : null, after);
+      await send(client, byCopy ? rows : null, after);
       await alsoInTransaction(client);
       await client.query('COMMIT');
     } else {
-      await send(client, null, byCopy ? rows : null, `${after}; COMMIT`);
+      await send(client, byCopy ? rows : null, `${after}; COMMIT`);
     }
     const newVersions = new Map(changed.map((row) => [bootKey(row.d, row.b), row.n]));
     for (const row of locked) {
@@ -330,12 +334,11 @@ function changedRows(runs: SeqRuns): { d: string; b: string; r: number[]; l: num
 const newVersion = (): number => randomInt(2 ** 48 - 1);
 
 /**
- * One message of statements: `before`, then the new readings by COPY when given (in the batch's
- * order; the rows travel in the same write), then `after`. A failure skips the rest.
+ * One message of statements: the new readings by COPY when given (in the batch's order; the rows
+ * travel in the same write), then `after`. A failure skips the rest.
  */
-function send(client: pg.ClientBase, before: string | null, copyRows: ReadingToStore[] | null, after: string): Promise<unknown> {
-  const statements = [before, copyRows ? COPY_READINGS : null, after].filter((x) => x !== null).join('; ');
-  return copyRows ? copyIn(client, statements, binaryCopy(copyRows)) : client.query(statements);
+function send(client: pg.ClientBase, copyRows: ReadingToStore[] | null, after: string): Promise<unknown> {
+  return copyRows ? copyIn(client, `${COPY_READINGS}; ${after}`, binaryCopy(copyRows)) : client.query(after);
 }
 
 /** PostgreSQL's binary COPY signature, flags and header extension length. */

@@ -3,10 +3,10 @@ import type pg from 'pg';
 /**
  * `COPY … FROM STDIN` of data known in full before it starts, sent at once: Query, CopyData and
  * CopyDone in one write. `statements` is one simple-protocol message: the COPY, and possibly other
- * statements before and after it, which run in order (a failure skips the rest). PostgreSQL reads them in order once it has answered CopyInResponse, and
- * if the statement fails before that it skips the copy messages that follow (the protocol
- * provides for this: a backend outside COPY ignores them), so nothing waits for a round trip and
- * PostgreSQL is woken once. A streaming COPY (pg-copy-streams) waits for CopyInResponse and
+ * statements before and after it, which run in order (a failure skips the rest). PostgreSQL
+ * reads the copy messages once it has answered CopyInResponse, and if a statement fails before
+ * that it skips them (the protocol provides for this: a backend outside COPY ignores them), so
+ * nothing waits for a round trip and PostgreSQL is woken once. A streaming COPY (pg-copy-streams) waits for CopyInResponse and
  * writes each message apart: on this 2-core machine every such wake-up showed in the profile.
  * Resolves when PostgreSQL is ready again after the COPY; rejects with its error.
  */

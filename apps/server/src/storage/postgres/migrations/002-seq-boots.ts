@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
+/** The window as it was when this migration was written (a migration never follows later changes). */
 const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -9,8 +10,8 @@ const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
  * what serialises two instances writing the same (device, boot): the writer locks it before it
  * claims (readings.writer.pg.ts). `runs` is flat, four numbers per run in order of seq_from:
  * seq_from, seq_to, first_received_ms, last_received_ms; `version` changes with every write of the
- * row, so that a writer claiming against runs it remembers can tell they are still those stored. Seqs seen in
- * the last 24 h carry over.
+ * row, so that a writer claiming against runs it remembers can tell they are still those stored.
+ * Seqs seen in the last 24 h carry over.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
