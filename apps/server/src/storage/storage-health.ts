@@ -36,7 +36,29 @@ const PG_NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 /** The node-postgres failures that carry no SQLSTATE: the connection itself broke or never came. */
 const PG_CONNECTION_MESSAGES = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly/;
 
-/** The storage fault a failure stands for (SQLite's extended result codes, PostgreSQL's SQLSTATEs, a lost connection); null for any other failure. */
+/**
+ * Set on every failure that PostgreSQL's client gives the server (storage/postgres/engine-errors.ts).
+ * A network code such as ECONNRESET says nothing of its origin: a client that drops its request
+ * mid-body, a Redis or MQTT broker that goes away, fail with the same codes. Only a failure the
+ * engine itself reported may mark the storage down (docs/security.md, "Storage faults").
+ */
+const ENGINE_FAILURE = Symbol('storage engine failure');
+
+/** Marks a failure as reported by the storage engine's client; other values are returned as they are. */
+export function markEngineFailure<T>(err: T): T {
+  if (err !== null && typeof err === 'object' && !(ENGINE_FAILURE in err)) {
+    Object.defineProperty(err, ENGINE_FAILURE, { value: true, enumerable: false });
+  }
+  return err;
+}
+
+const isEngineFailure = (err: unknown): boolean => err !== null && typeof err === 'object' && ENGINE_FAILURE in err;
+
+/**
+ * The storage fault a failure stands for (SQLite's extended result codes, PostgreSQL's SQLSTATEs, a
+ * lost connection to PostgreSQL); null for any other failure. SQLite's codes are its own; the rest
+ * count only when PostgreSQL's client reported them.
+ */
 export function storageFaultOf(err: unknown): StorageFaultCode | null {
   if (err instanceof StorageUnavailableError) return 'STORAGE_UNAVAILABLE';
   const code = (err as { code?: unknown } | null | undefined)?.code;
@@ -45,6 +67,7 @@ export function storageFaultOf(err: unknown): StorageFaultCode | null {
     if (primary === 'SQLITE_FULL') return 'STORAGE_FULL';
     return UNAVAILABLE.has(primary) ? 'STORAGE_UNAVAILABLE' : null;
   }
+  if (!isEngineFailure(err)) return null;
   // Before SQLSTATEs: EPIPE has their shape.
   if (typeof code === 'string' && PG_NETWORK_CODES.has(code)) return 'STORAGE_UNAVAILABLE';
   if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { markEngineFailure } from '../storage-health';
 
 /**
  * `COPY … FROM STDIN` of data known in full before it starts, sent at once: Query, CopyData and
@@ -32,7 +33,7 @@ export function copyIn(client: pg.ClientBase, statements: string, data: Buffer):
       handlePortalSuspended: noop,
       handleCopyData: noop,
       // The client forgets the query after an error: ReadyForQuery then reaches no one.
-      handleError: (err: Error): void => reject(err),
+      handleError: (err: Error): void => reject(markEngineFailure(err)),
       handleReadyForQuery: (): void => resolve(),
     };
     void client.query(submittable as unknown as pg.Submittable);

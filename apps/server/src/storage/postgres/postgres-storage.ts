@@ -6,6 +6,7 @@ import type { Database } from '../schema';
 import * as p001 from './migrations/001-baseline';
 import * as p002 from './migrations/002-seq-boots';
 import { ReadingPartitions } from './reading-partitions';
+import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
 
 /** PostgreSQL's own migrations (SQLite's history before this baseline never reaches PostgreSQL). */
@@ -74,6 +75,7 @@ export async function openPostgresStorage(
   },
 ): Promise<PostgresStorage> {
   const pool = new pg.Pool({
+    Client: EngineClient,
     connectionString: url,
     max: 10,
     types: TYPES,
@@ -81,6 +83,7 @@ export async function openPostgresStorage(
     keepAlive: true,
     application_name: opts.applicationName ?? 'agua',
   });
+  markPoolFailures(pool);
   // An idle client's connection can break (a restart of PostgreSQL); the pool replaces it. Without
   // a listener that error would end the process.
   pool.on('error', (err) => opts.log.warn({ err: { message: err.message, code: (err as { code?: string }).code } }, 'an idle PostgreSQL connection failed'));
