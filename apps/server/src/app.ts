@@ -178,7 +178,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
     storageHealth: storageServices.storageHealth,
     disk: storageServices.disk,
-    mqttPort: () => mqtt.transport.port(),
+    mqtt: mqtt.transport,
   });
   await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });

@@ -20,4 +20,9 @@ export interface MqttTransport {
   sessionCount(): number;
   /** The embedded broker's port; null with an external broker. */
   port(): number | null;
+  /**
+   * With an external broker, whether this server is connected to it now (the administrative
+   * session and at least one ingest session); null for the embedded broker, which is this process.
+   */
+  brokerConnected(): boolean | null;
 }

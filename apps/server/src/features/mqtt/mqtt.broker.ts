@@ -127,6 +127,10 @@ export class MqttBroker implements MqttTransport {
     return this.port();
   }
 
+  brokerConnected(): null {
+    return null;
+  }
+
   port(): number {
     const address = this.server.address();
     return typeof address === 'object' && address ? address.port : this.opts.port;

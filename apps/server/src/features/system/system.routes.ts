@@ -4,6 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { StorageStatusSchema, errorMessage, type StorageStatus } from '@agua/shared';
 import { PUBLIC_SECURITY, SESSION_SECURITY, errors } from '../../lib/route-schemas';
 import type { DiskSpaceWatch } from '../../storage/disk-space';
+import type { MqttTransport } from '../mqtt/mqtt-transport';
 import { STORAGE_RETRY_AFTER_S, type StorageHealth } from '../../storage/storage-health';
 
 export interface SystemRoutesOptions {
@@ -14,8 +15,8 @@ export interface SystemRoutesOptions {
   /** A storage fault (full disk, I/O errors) makes health 503 while it holds. */
   storageHealth: StorageHealth;
   disk: DiskSpaceWatch;
-  /** Port of the embedded MQTT broker, or null with an external broker. */
-  mqttPort: () => number | null;
+  /** The embedded broker's port, or whether the external broker is reachable. */
+  mqtt: Pick<MqttTransport, 'port' | 'brokerConnected'>;
 }
 
 /** Health and the public configuration the login page needs (API.md "Public"). */
@@ -27,9 +28,15 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
     schema: {
       tags: ['system'],
       summary: 'Whether the server can serve',
+      description:
+        "200 `ok` when storage answers; with the embedded broker `mqtt.port`; with an external broker (MQTT_URL) `broker.connected`. While that broker is away the answer is 200 `degraded` with `broker.connected: false`: browsers and HTTP devices are still served, so a load balancer must keep the instance. 503 while storage is unavailable.",
       security: PUBLIC_SECURITY,
       response: {
-        200: Type.Object({ status: Type.Literal('ok'), mqtt: Type.Optional(Type.Object({ port: Type.Integer() })) }),
+        200: Type.Object({
+          status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+          mqtt: Type.Optional(Type.Object({ port: Type.Integer() })),
+          broker: Type.Optional(Type.Object({ connected: Type.Boolean() })),
+        }),
         503: Type.Object({ status: Type.Literal('unavailable'), error: Type.String(), code: Type.String() }),
       },
     },
@@ -44,8 +51,11 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
       if (!(await opts.storageHealthy())) {
         return reply.status(503).send({ status: 'unavailable', error: 'Servicio no disponible.', code: 'SERVICE_UNAVAILABLE' });
       }
-      const port = opts.mqttPort();
-      return port === null ? { status: 'ok' as const } : { status: 'ok' as const, mqtt: { port } };
+      const port = opts.mqtt.port();
+      if (port !== null) return { status: 'ok' as const, mqtt: { port } };
+      // The utility's broker away: MQTT devices cannot reach us, HTTP devices and people still can.
+      const connected = opts.mqtt.brokerConnected() === true;
+      return { status: connected ? ('ok' as const) : ('degraded' as const), broker: { connected } };
     },
   });
 

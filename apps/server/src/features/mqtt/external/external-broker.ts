@@ -34,6 +34,24 @@ const RELEASE_QUIET_MS = 1_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
+/** How long a close waits for a session to end cleanly before it is dropped. */
+const END_WAIT_MS = 2_000;
+
+/**
+ * Ends a session cleanly if it can within END_WAIT_MS, else drops it: mqtt.js's end can wait
+ * forever on a session caught between a lost connection and its reconnect, and a shutdown must
+ * not. Messages not yet acknowledged to the broker come again to the next session.
+ */
+function endWithin(client: MqttClient, opts?: Parameters<MqttClient['endAsync']>[1]): Promise<void> {
+  const ended = client.endAsync(false, opts).catch(() => undefined);
+  return Promise.race([
+    ended,
+    sleep(END_WAIT_MS).then(() => {
+      client.end(true);
+    }),
+  ]);
+}
+
 const DEVICE_TOPIC = /^agua\/v1\/([^/]+)\/(telemetry|commands\/ack|status)$/;
 
 export interface ExternalBrokerOptions {
@@ -99,6 +117,10 @@ export class ExternalBroker implements MqttTransport {
     return null;
   }
 
+  brokerConnected(): boolean {
+    return this.admin?.connected === true && this.ingest.some((c) => c.connected);
+  }
+
   /** The device's one session is with the broker, shared by every instance: nothing to close. */
   release(): void {
     // nothing held here
@@ -126,7 +148,7 @@ export class ExternalBroker implements MqttTransport {
     this.accounts.close();
     if (this.opts.config.releaseSessions) await this.releaseSessions();
     // Messages being stored are acknowledged after their commit, or come again to the next session.
-    await Promise.all([...this.ingest, ...(this.admin ? [this.admin] : [])].map((c) => c.endAsync(false).catch(() => undefined)));
+    await Promise.all([...this.ingest, ...(this.admin ? [this.admin] : [])].map((c) => endWithin(c)));
   }
 
   /**
@@ -138,7 +160,7 @@ export class ExternalBroker implements MqttTransport {
     const filters = Object.keys(INGEST_SUBSCRIPTIONS);
     await Promise.all(this.ingest.map((c) => c.unsubscribeAsync(filters).catch(() => undefined)));
     while (this.inFlight > 0 || Date.now() - this.lastMessageMs < RELEASE_QUIET_MS) await sleep(50);
-    await Promise.all(this.ingest.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } }).catch(() => undefined)));
+    await Promise.all(this.ingest.map((c) => endWithin(c, { properties: { sessionExpiryInterval: 0 } })));
     this.opts.log.info({ sessions: this.ingest.length }, 'external broker: this instance left the shared subscription and ended its sessions');
   }
 
