@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { createDevice, expectApiError, issueOk, jsonOf, waitForCommandStatus } from '../helpers/api';
 import { BrokerCredentials } from '../../src/features/mqtt/external/broker-credentials';
+import { ExternalBroker } from '../../src/features/mqtt/external/external-broker';
 import { startMosquitto, type TestMosquitto } from '../helpers/mosquitto';
 import { connectDevice, countReadings, endClient, getDevice, levelMsg, publishQos1, sleep, subscribeCodes, waitFor } from '../helpers/protocol';
 import { startServer, type TestServer } from '../helpers/server';
@@ -135,6 +136,23 @@ describe('external broker: device accounts kept in step', () => {
     expect((await s.fetch('/api/v1/devices/ext_nivel_10', { method: 'PATCH', cookie: admin, json: { enabled: true } })).status).toBe(200);
     await expect(connectDevice(s, 'ext_nivel_10', { password: 'not-its-key' })).rejects.toThrow();
     await connect('ext_nivel_10', key);
+  });
+
+  it('a waiting key sealed under another pepper is reported by the reconciliation, and the account is still kept in step', async () => {
+    const key = await newSensor('ext_nivel_11');
+    const device = await connect('ext_nivel_11', key);
+    // As if DEVICE_KEY_PEPPER had been changed after the key was sealed.
+    await new BrokerCredentials(s.modules.storage.db, 'a-pepper-this-server-never-had').put('ext_nivel_11', 'sealed-elsewhere');
+    const gone = closed(device);
+    // 'Desconectar' still reaches the broker: the session is cut off and the key refused.
+    expect((await s.fetch('/api/v1/devices/ext_nivel_11', { method: 'PATCH', cookie: admin, json: { enabled: false } })).status).toBe(200);
+    await gone;
+    await expect(connectDevice(s, 'ext_nivel_11', { password: key })).rejects.toThrow();
+    const transport = s.modules.mqtt.transport;
+    if (!(transport instanceof ExternalBroker)) throw new Error('this test is about the external broker');
+    const report = await transport.accounts.reconcile();
+    expect(report.unreadableKey).toEqual(['ext_nivel_11']);
+    expect(report.created).toEqual([]);
   });
 
   it('retiring a device deletes its broker account', async () => {

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { topics } from '@agua/shared';
 import type { DeviceRecord } from '../../devices/devices.repository';
 import type { DeviceAccess } from '../../devices/device-admin.service';
-import type { BrokerCredentials, PendingCredential } from './broker-credentials';
+import { SealedKeyUnreadableError, type BrokerCredentials, type PendingCredential } from './broker-credentials';
 import type { BrokerClient, DynamicSecurity, DynsecCommand } from './dynsec';
 
 /** Each device's role on the broker: `agua-device-{id}`. */
@@ -51,6 +51,8 @@ export interface ReconcileReport {
   withoutKey: string[];
   /** Broker clients named like a device but not made by this server: left alone. */
   conflicts: string[];
+  /** Devices whose key waiting for the broker cannot be opened (another DEVICE_KEY_PEPPER): rotate their key. */
+  unreadableKey: string[];
 }
 
 export interface BrokerAccountsDeps {
@@ -67,7 +69,7 @@ export interface BrokerAccountsDeps {
   log: FastifyBaseLogger;
 }
 
-type SyncOutcome = 'unchanged' | 'created' | 'updated' | 'deleted' | 'without-key' | 'conflict';
+type SyncOutcome = 'unchanged' | 'created' | 'updated' | 'deleted' | 'without-key' | 'conflict' | 'unreadable-key';
 
 /**
  * Keeps the external broker's device accounts (Mosquitto's dynamic security plugin) in step with
@@ -119,7 +121,7 @@ export class BrokerAccounts implements DeviceAccess {
     const [clients, roles] = await Promise.all([dynsec.listClients(), dynsec.listRoles()]);
     const byName = new Map(clients.map((c) => [c.username, c]));
     const roleNames = new Set(roles.map((r) => r.rolename));
-    const report: ReconcileReport = { created: [], updated: [], deleted: [], withoutKey: [], conflicts: [] };
+    const report: ReconcileReport = { created: [], updated: [], deleted: [], withoutKey: [], conflicts: [], unreadableKey: [] };
     const live = new Set<string>();
     for (const device of this.deps.devices.listRecords()) {
       if (device.retiredAtMs !== null) continue;
@@ -234,10 +236,11 @@ export class BrokerAccounts implements DeviceAccess {
     }
     const role = deviceRole(deviceId);
     if (!known?.roleExists) await ignore(dynsec, { command: 'createRole', rolename: role, textdescription: MANAGED_MARK, acls: deviceAcls(deviceId) }, 'Role already exists');
-    const pending = await this.currentPending(device);
+    const { pending, unreadable } = await this.currentPending(device);
     const publicKey = this.deps.publicKey(deviceId);
     const key = pending?.key ?? (!client && this.deps.keyMatches(device, publicKey) ? publicKey : null);
     if (!client) {
+      if (unreadable && !key) return 'unreadable-key';
       if (!key) {
         this.deps.log.warn({ deviceId }, 'external broker: no client for this device and its key is not held here; rotate its key to connect it over MQTT');
         return 'without-key';
@@ -255,15 +258,27 @@ export class BrokerAccounts implements DeviceAccess {
     if (!device.enabled && !client.disabled) commands.push({ command: 'disableClient', username: deviceId });
     for (const command of commands) await dynsec.one(command);
     await this.delivered(pending);
+    if (unreadable) return 'unreadable-key';
     return commands.length > 0 ? 'updated' : 'unchanged';
   }
 
-  /** The key waiting for the broker, if it is the device's current one. */
-  private async currentPending(device: DeviceRecord): Promise<PendingCredential | null> {
-    const pending = await this.deps.credentials.get(device.id);
-    if (!pending || this.deps.keyMatches(device, pending.key)) return pending;
+  /**
+   * The key waiting for the broker, if it is the device's current one. A sealed key that cannot be
+   * opened is reported (the rest of the account, its enabled state above all, is still brought in
+   * step) and kept, in case the pepper it was sealed under comes back; a retry would not mend it.
+   */
+  private async currentPending(device: DeviceRecord): Promise<{ pending: PendingCredential | null; unreadable: boolean }> {
+    let pending: PendingCredential | null;
+    try {
+      pending = await this.deps.credentials.get(device.id);
+    } catch (err) {
+      if (!(err instanceof SealedKeyUnreadableError)) throw err;
+      this.deps.log.error({ deviceId: device.id }, 'external broker: the key waiting for this device cannot be opened (was DEVICE_KEY_PEPPER set or changed?); rotate the device key in Dispositivos');
+      return { pending: null, unreadable: true };
+    }
+    if (!pending || this.deps.keyMatches(device, pending.key)) return { pending, unreadable: false };
     if (Date.now() - pending.issuedAtMs > STALE_KEY_MS) await this.deps.credentials.delivered(pending);
-    return null;
+    return { pending: null, unreadable: false };
   }
 
   private async delivered(pending: PendingCredential | null): Promise<void> {
@@ -311,4 +326,5 @@ function note(report: ReconcileReport, deviceId: string, outcome: SyncOutcome): 
   else if (outcome === 'deleted') report.deleted.push(deviceId);
   else if (outcome === 'without-key') report.withoutKey.push(deviceId);
   else if (outcome === 'conflict') report.conflicts.push(deviceId);
+  else if (outcome === 'unreadable-key') report.unreadableKey.push(deviceId);
 }

@@ -2,6 +2,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../storage/schema';
 
+/**
+ * A sealed key that cannot be opened: sealed under another pepper (DEVICE_KEY_PEPPER set or changed
+ * since), or damaged. Waiting will not mend it; the device's key must be rotated.
+ */
+export class SealedKeyUnreadableError extends Error {
+  constructor(readonly deviceId: string) {
+    super(`the key waiting for the broker for device ${deviceId} cannot be opened (sealed under another DEVICE_KEY_PEPPER, or damaged)`);
+  }
+}
+
 /** A device key on its way to the broker. */
 export interface PendingCredential {
   deviceId: string;
@@ -37,7 +47,14 @@ export class BrokerCredentials {
 
   async get(deviceId: string): Promise<PendingCredential | null> {
     const row = await this.db.selectFrom('broker_credentials').selectAll().where('device_id', '=', deviceId).executeTakeFirst();
-    return row ? { deviceId, key: this.open(row.key_sealed), issuedAtMs: Number(row.issued_at_ms) } : null;
+    if (!row) return null;
+    let key: string;
+    try {
+      key = this.open(row.key_sealed);
+    } catch {
+      throw new SealedKeyUnreadableError(deviceId);
+    }
+    return { deviceId, key, issuedAtMs: Number(row.issued_at_ms) };
   }
 
   async deviceIds(): Promise<string[]> {

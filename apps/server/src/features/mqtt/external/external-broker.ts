@@ -212,8 +212,8 @@ export class ExternalBroker implements MqttTransport {
       setTimeout(() => this.endSnapshot(), STATUS_SNAPSHOT_MS).unref();
       const report = await this.accounts.reconcile();
       this.opts.log.info(
-        { created: report.created, updated: report.updated, deleted: report.deleted, withoutKey: report.withoutKey, conflicts: report.conflicts },
-        `external broker reconciled: ${report.created.length} created, ${report.updated.length} updated, ${report.deleted.length} deleted, ${report.withoutKey.length} without a key here, ${report.conflicts.length} left alone`,
+        { ...report },
+        `external broker reconciled: ${report.created.length} created, ${report.updated.length} updated, ${report.deleted.length} deleted, ${report.withoutKey.length} without a key here, ${report.conflicts.length} left alone, ${report.unreadableKey.length} with a key that cannot be opened`,
       );
       this.accounts.resume();
       this.reconciled();
