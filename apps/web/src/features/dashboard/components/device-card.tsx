@@ -31,7 +31,8 @@ export function DeviceCard({ device, canWrite, alarms }: { device: Device; canWr
           <span className="min-w-0 break-words">{device.location}</span>
         </p>
       </div>
-      <div className="flex-1 px-4 pb-4">
+      {/* A column that takes the card's spare height: the gate's controls sit at its foot, never under the footer. */}
+      <div className="flex flex-1 flex-col px-4 pb-4">
         {alarms ? <div className="mb-2 empty:hidden">{alarms}</div> : null}
         {device.type === 'level_sensor' ? <LevelSensorBody device={device} /> : <GateBody device={device} canWrite={canWrite} />}
       </div>

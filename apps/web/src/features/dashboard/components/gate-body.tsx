@@ -14,7 +14,7 @@ export function GateBody({ device, canWrite }: { device: Device; canWrite: boole
   const state = gateState(device);
   const stale = !online || isReadingStale(device, now);
   return (
-    <div className="flex h-full flex-col gap-3">
+    <div className="flex flex-1 flex-col gap-3">
       <div>
         <p className="text-xs text-muted-foreground">{online ? 'Estado' : 'Último estado conocido'}</p>
         <div data-testid={`reading-${device.id}`} className={cn('mt-1', stale && 'text-muted-foreground')}>
