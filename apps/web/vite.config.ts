@@ -1,7 +1,25 @@
 import { fileURLToPath, URL } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Writes `precache.json`: every script and style of this build. The service worker (public/sw.js)
+ * caches them all, so that a screen never visited opens without a network too.
+ */
+function precacheList(): Plugin {
+  return {
+    name: 'agua-precache-list',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      const files = Object.keys(bundle)
+        .filter((name) => name.startsWith('assets/') && /\.(js|css)$/.test(name))
+        .sort()
+        .map((name) => `/${name}`);
+      this.emitFile({ type: 'asset', fileName: 'precache.json', source: JSON.stringify(files) });
+    },
+  };
+}
 
 // The API server (apps/server) listens on 8080 in development; the browser talks to it only
 // through this same-origin proxy so that the session cookie (SameSite=Strict) and the CSRF
@@ -9,7 +27,7 @@ import { defineConfig } from 'vite';
 const API_TARGET = 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precacheList()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

@@ -1,11 +1,34 @@
 // Service worker of Panel de Control de Agua: shows alarm pushes (with 'Reconocer' where the
-// browser has notification actions) and keeps the app shell so that the app opens without a
-// network — its data is then stale, and the app says so. API answers are never cached.
+// browser has notification actions) and keeps the app shell and every screen's code (the build's
+// precache.json) so that the app, and each of its screens, opens without a network — its data is
+// then unknown, and the app says so. API answers are never cached.
 const SHELL_CACHE = 'agua-shell-v1';
 const SHELL = ['/', '/manifest.webmanifest', '/favicon.svg', '/icon-192.png', '/icon-512.png'];
 
+/**
+ * Caches every script and style of the current build and forgets those of older builds. Run at
+ * install and after each online page load (this file does not change between builds, so a new
+ * build is noticed there).
+ */
+async function precache() {
+  const res = await fetch('/precache.json', { cache: 'no-store' });
+  if (!res.ok) return;
+  const files = await res.json();
+  const cache = await caches.open(SHELL_CACHE);
+  const held = new Set((await cache.keys()).map((req) => new URL(req.url).pathname));
+  await cache.addAll(files.filter((f) => !held.has(f)));
+  const current = new Set(files);
+  await Promise.all([...held].filter((p) => p.startsWith('/assets/') && !current.has(p)).map((p) => cache.delete(p)));
+}
+
 self.addEventListener('install', (event) => {
-  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+  event.waitUntil(
+    caches
+      .open(SHELL_CACHE)
+      .then((cache) => cache.addAll(SHELL))
+      .then(() => precache().catch(() => undefined))
+      .then(() => self.skipWaiting()),
+  );
 });
 
 self.addEventListener('activate', (event) => {
@@ -27,7 +50,7 @@ self.addEventListener('fetch', (event) => {
       fetch(req)
         .then((res) => {
           const copy = res.clone();
-          if (res.ok) caches.open(SHELL_CACHE).then((cache) => cache.put('/', copy));
+          if (res.ok) event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.put('/', copy)).then(() => precache().catch(() => undefined)));
           return res;
         })
         .catch(() => caches.match('/').then((res) => res || Response.error())),

@@ -8,6 +8,7 @@ import {
   LIVE_CLOSE_SESSION_ENDED,
   LIVE_HISTORY_PER_SENSOR,
   LIVE_PATH,
+  LIVE_SILENCE_MS,
   isNewerReading,
   type Alarm,
   type Command,
@@ -21,7 +22,11 @@ import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
 
-export type LiveState = 'connecting' | 'open' | 'closed';
+/**
+ * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
+ * LIVE_SILENCE_MS — a half-dead link. Screens treat it as not live.
+ */
+export type LiveState = 'connecting' | 'open' | 'stale' | 'closed';
 
 export interface LiveStatus {
   state: LiveState;
@@ -43,6 +48,10 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
 const FLUSH_FALLBACK_MS = 250;
+/** How often the silence of an open socket is checked. */
+const WATCH_EVERY_MS = 1_000;
+/** A socket silent this long is given up and a new one opened (a half-open TCP connection never closes by itself). */
+const GIVE_UP_AFTER_MS = LIVE_SILENCE_MS + 5_000;
 
 let socket: WebSocket | null = null;
 let running = false;
@@ -50,6 +59,7 @@ let attempt = 0;
 let reconnectTimer: ReturnType<typeof setTimeout> | null = null;
 let options: LiveOptions | null = null;
 let lastMessageAt: number | null = null;
+let watchdog: ReturnType<typeof setInterval> | null = null;
 
 let status: LiveStatus = { state: 'closed', everOpened: false };
 const statusListeners = new Set<() => void>();
@@ -255,7 +265,7 @@ function onFrame(raw: unknown): void {
   }
   if (!frameData || typeof frameData !== 'object') return;
   const { type, data } = frameData as { type?: unknown; data?: unknown };
-  // Later event kinds (alarms…) are ignored until this client learns them (API.md).
+  // Later event kinds are ignored until this client learns them (API.md); a heartbeat only proves the link (onmessage).
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type as LiveEvent['type']) || data == null) return;
   if (type === 'hello') attempt = 0;
   pending.push({ type, data } as LiveEvent);
@@ -294,6 +304,7 @@ function connect(): void {
   };
   ws.onmessage = (event: MessageEvent) => {
     lastMessageAt = Date.now();
+    if (status.state === 'stale') setStatus({ state: 'open' });
     onFrame(event.data);
   };
   ws.onclose = (event: CloseEvent) => {
@@ -312,6 +323,23 @@ function connect(): void {
   };
 }
 
+/** Marks a silent socket stale, and replaces one silent for too long. */
+function watchSilence(): void {
+  if (!socket || lastMessageAt === null || (status.state !== 'open' && status.state !== 'stale')) return;
+  const silentMs = Date.now() - lastMessageAt;
+  if (silentMs > GIVE_UP_AFTER_MS) {
+    const ws = socket;
+    socket = null;
+    ws.onclose = null;
+    ws.onmessage = null;
+    ws.close();
+    setStatus({ state: 'closed' });
+    scheduleReconnect();
+    return;
+  }
+  setStatus({ state: silentMs > LIVE_SILENCE_MS ? 'stale' : 'open' });
+}
+
 function reconnectNow(): void {
   if (!running || socket) return;
   if (reconnectTimer !== null) clearTimeout(reconnectTimer);
@@ -327,6 +355,7 @@ export function startLive(next: LiveOptions): void {
   running = true;
   attempt = 0;
   window.addEventListener('online', reconnectNow);
+  watchdog = setInterval(watchSilence, WATCH_EVERY_MS);
   connect();
 }
 
@@ -336,6 +365,8 @@ export function stopLive(): void {
   window.removeEventListener('online', reconnectNow);
   if (reconnectTimer !== null) clearTimeout(reconnectTimer);
   reconnectTimer = null;
+  if (watchdog !== null) clearInterval(watchdog);
+  watchdog = null;
   cancelFlush();
   pending = [];
   const ws = socket;

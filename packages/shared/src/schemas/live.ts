@@ -12,6 +12,12 @@ export interface LiveEventMap {
   'device.removed': { id: string };
   /** Every transition of an alarm (ALARMS.md). */
   'alarm.updated': Alarm;
+  /**
+   * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
+   * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows
+   * 'Sin datos en tiempo real' instead of values it can no longer vouch for.
+   */
+  heartbeat: { at: string };
 }
 export type LiveEventType = keyof LiveEventMap;
 export type LiveEvent = { [K in LiveEventType]: { type: K; data: LiveEventMap[K] } }[LiveEventType];
@@ -19,3 +25,7 @@ export type LiveEvent = { [K in LiveEventType]: { type: K; data: LiveEventMap[K]
 /** Close code the server uses when the session behind a socket ends. */
 export const LIVE_CLOSE_SESSION_ENDED = 4401;
 export const LIVE_PATH = '/api/v1/live';
+/** How often the server sends a heartbeat on every live socket. */
+export const LIVE_HEARTBEAT_MS = 5_000;
+/** Silence after which a client calls its live data stale (two heartbeats missed). */
+export const LIVE_SILENCE_MS = 10_000;

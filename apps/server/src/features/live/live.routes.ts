@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Sender, type WebSocket } from 'ws';
-import { LIVE_CLOSE_SESSION_ENDED, LIVE_PATH, type Alarm, type LiveEvent, type Reading } from '@agua/shared';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type LiveEvent, type Reading } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
@@ -167,10 +167,14 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     for (const c of clients) void recheckSession(c);
   }, SESSION_RECHECK_MS);
   recheck.unref();
+  // One frame for every socket: a browser that hears nothing for two of these knows its link is dead.
+  const heartbeat = setInterval(() => send({ type: 'heartbeat', data: { at: new Date().toISOString() } }), LIVE_HEARTBEAT_MS);
+  heartbeat.unref();
 
   app.addHook('onClose', async () => {
     offs.forEach((off) => off());
     clearInterval(recheck);
+    clearInterval(heartbeat);
     if (flushTimer) clearTimeout(flushTimer);
     for (const c of clients) c.socket.close(1001, 'server shutting down');
   });
@@ -186,7 +190,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       },
       schema: {
         tags: ['live'],
-        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed, alarm.updated',
+        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed, alarm.updated, and a heartbeat every 5 s',
         security: SESSION_SECURITY,
         response: errors(401, 403, 429),
       },

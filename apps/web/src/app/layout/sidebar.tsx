@@ -2,6 +2,7 @@ import { NavLink, useNavigate } from 'react-router';
 import { Bell, KeyRound, LogOut, Waves } from 'lucide-react';
 import { can, PRODUCT_NAME, ROLE_DISPLAY_NAMES } from '@agua/shared';
 import { Button } from '@/components/ui/button';
+import { useAlarmMenuCount } from '@/features/alarms/components/alarm-menu-count';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { cn } from '@/lib/utils';
 import { NAV_ITEMS } from './nav-items';
@@ -19,6 +20,7 @@ function initials(name: string): string {
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
+  const alarmCount = useAlarmMenuCount();
   if (!user) return null;
   const locked = user.mustChangePassword;
 
@@ -56,6 +58,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                   to={to}
                   end={to === '/'}
                   onClick={onNavigate}
+                  aria-describedby={to === '/alarms' ? alarmCount.describedBy : undefined}
                   className={({ isActive }) =>
                     cn(
                       'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground',
@@ -65,6 +68,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 >
                   <Icon aria-hidden="true" className="size-4" />
                   {label}
+                  {to === '/alarms' ? alarmCount.badge : null}
                 </NavLink>
               </li>
             ))}

@@ -4,14 +4,27 @@ import { nextAlarmSound, summarizeAlarms } from './alarm-summary';
 
 const a = (priority: number, state: Alarm['state'], id = `${priority}${state}`) => ({ id, priority, state }) as Alarm;
 
-describe('alarm banner summary', () => {
-  it('counts unack and rtn_unack only, and names the worst priority among them', () => {
-    expect(summarizeAlarms([a(3, 'unack'), a(1, 'ack'), a(2, 'rtn_unack'), a(1, 'shelved')])).toEqual({ waiting: 2, worst: 2 });
-    expect(summarizeAlarms([a(4, 'rtn_unack'), a(1, 'unack'), a(2, 'unack')])).toEqual({ waiting: 3, worst: 1 });
+describe('the alarm summary', () => {
+  it('the banner counts unack and rtn_unack only, and names the worst priority among them', () => {
+    expect(summarizeAlarms([a(3, 'unack'), a(1, 'ack'), a(2, 'rtn_unack'), a(1, 'shelved')])).toMatchObject({ waiting: 2, worst: 2 });
+    expect(summarizeAlarms([a(4, 'rtn_unack'), a(1, 'unack'), a(2, 'unack')])).toMatchObject({ waiting: 3, worst: 1 });
   });
   it('nothing waiting: zero and no priority (the banner is not shown)', () => {
-    expect(summarizeAlarms([a(1, 'ack'), a(2, 'shelved')])).toEqual({ waiting: 0, worst: null });
-    expect(summarizeAlarms([])).toEqual({ waiting: 0, worst: null });
+    expect(summarizeAlarms([a(1, 'ack'), a(2, 'shelved')])).toMatchObject({ waiting: 0, worst: null });
+    expect(summarizeAlarms([])).toEqual({ activeUnacked: 0, activeAcked: 0, returnedUnacked: 0, shelved: 0, waiting: 0, worst: null, worstActive: null });
+  });
+  it('keeps the four states apart; only active alarms give a card its colour', () => {
+    expect(summarizeAlarms([a(3, 'unack'), a(2, 'ack'), a(1, 'rtn_unack'), a(1, 'shelved')])).toEqual({
+      activeUnacked: 1,
+      activeAcked: 1,
+      returnedUnacked: 1,
+      shelved: 1,
+      waiting: 2,
+      worst: 1,
+      worstActive: 2,
+    });
+    // A tank back to normal with a returned Crítica and a shelved one is not 'Crítica' on its card.
+    expect(summarizeAlarms([a(1, 'rtn_unack'), a(1, 'shelved')])).toMatchObject({ worstActive: null, returnedUnacked: 1, shelved: 1 });
   });
 });
 

@@ -1,25 +1,46 @@
 import { UNACKED_ALARM_STATES, type Alarm, type AlarmPriority, type AlarmState } from '@agua/shared';
 
+/**
+ * The one alarm summary every screen shows (DESIGN.md: computed once, naming what it counts): the
+ * header's banner, the menu's count, each device card. ISA-18.2's states are kept apart, because
+ * they ask different things of the operator.
+ */
 export interface AlarmSummary {
-  /** Alarms waiting for an acknowledgement (unack and rtn_unack). */
+  /** The condition holds and nobody has acknowledged it (`unack`): act now. */
+  activeUnacked: number;
+  /** The condition holds, acknowledged (`ack`): being dealt with. */
+  activeAcked: number;
+  /** The condition cleared but the alarm still waits for an acknowledgement (`rtn_unack`). */
+  returnedUnacked: number;
+  /** Shelved: hidden on purpose for a while, neither active nor waiting here. */
+  shelved: number;
+  /** Alarms waiting for an acknowledgement (`unack` and `rtn_unack`): the banner's count. */
   waiting: number;
-  /** The most urgent priority among them, or null when none waits. */
+  /** The most urgent priority among those waiting, or null when none waits: the banner's colour. */
   worst: AlarmPriority | null;
+  /** The most urgent priority among the active ones (`unack`, `ack`), or null: a card's colour. */
+  worstActive: AlarmPriority | null;
 }
 
 const waitsForAck = (state: AlarmState) => (UNACKED_ALARM_STATES as readonly AlarmState[]).includes(state);
 
-/** What the header banner says: how many alarms wait for an acknowledgement, and the worst priority. */
+const more = (worst: AlarmPriority | null, p: AlarmPriority) => (worst === null || p < worst ? p : worst);
+
 export function summarizeAlarms(alarms: readonly Alarm[]): AlarmSummary {
-  let waiting = 0;
-  let worst: AlarmPriority | null = null;
+  const summary: AlarmSummary = { activeUnacked: 0, activeAcked: 0, returnedUnacked: 0, shelved: 0, waiting: 0, worst: null, worstActive: null };
   for (const a of alarms) {
-    if (!waitsForAck(a.state)) continue;
-    waiting++;
     const p = a.priority as AlarmPriority;
-    if (worst === null || p < worst) worst = p;
+    if (a.state === 'unack') summary.activeUnacked++;
+    else if (a.state === 'ack') summary.activeAcked++;
+    else if (a.state === 'rtn_unack') summary.returnedUnacked++;
+    else if (a.state === 'shelved') summary.shelved++;
+    if (a.state === 'unack' || a.state === 'ack') summary.worstActive = more(summary.worstActive, p);
+    if (waitsForAck(a.state)) {
+      summary.waiting++;
+      summary.worst = more(summary.worst, p);
+    }
   }
-  return { waiting, worst };
+  return summary;
 }
 
 /** The open alarms of one device. */

@@ -3,10 +3,14 @@ import { statusColor } from '@agua/shared';
 import { formatInteger } from '@/lib/format';
 import { cn } from '@/lib/utils';
 
+/**
+ * ISA-101: a normal level is grey, colour means abnormal. Abnormal fills are tinted, not solid,
+ * so the dashed threshold marks stay visible through them.
+ */
 const FILL: Record<ReturnType<typeof statusColor>, string> = {
-  green: 'bg-primary/70',
-  yellow: 'bg-warn',
-  red: 'bg-crit',
+  green: 'bg-muted-foreground/35',
+  yellow: 'bg-warn/55',
+  red: 'bg-crit/55',
   gray: 'bg-off',
 };
 
@@ -21,7 +25,7 @@ interface LevelGaugeProps {
 
 /**
  * A small tank: how full against maxLevel, with the warning and critical thresholds marked.
- * Normal levels fill in the neutral accent; colour appears only past a threshold (ISA-101).
+ * Normal levels fill in grey; colour appears only past a threshold (ISA-101).
  */
 export function LevelGauge({ percent, status, warningPct, criticalPct, stale }: LevelGaugeProps) {
   const fill = percent === null ? 0 : Math.min(Math.max(percent, 0), 100);

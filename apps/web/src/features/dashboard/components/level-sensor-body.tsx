@@ -26,8 +26,9 @@ export function LevelSensorBody({ device }: { device: Device }) {
           data-testid={`reading-${device.id}`}
           className={cn('text-4xl leading-none font-semibold tracking-tight tabular-nums', (value === null || stale) && 'text-muted-foreground')}
         >
-          {value === null ? '—' : formatNumber(value)}
-          <span className="ml-1 text-lg font-medium text-muted-foreground">{value === null ? '' : (reading?.unit ?? 'm')}</span>
+          {/* A value older than the offline timeout is not shown as the level: '—', and the last value below (DESIGN.md). */}
+          {value === null || stale ? '—' : formatNumber(value)}
+          <span className="ml-1 text-lg font-medium text-muted-foreground">{value === null || stale ? '' : (reading?.unit ?? 'm')}</span>
         </p>
         <div className="mt-2 flex min-h-6 flex-wrap items-center gap-2">
           {reading && !stale ? <ReadingStatusBadge status={reading.status} /> : null}
@@ -40,19 +41,23 @@ export function LevelSensorBody({ device }: { device: Device }) {
           {!reading ? <span className="text-sm text-muted-foreground">{device.status === 'online' ? 'Esperando lectura…' : 'Sin lectura en vivo'}</span> : null}
         </div>
         <p className="mt-2 min-h-4 text-xs text-muted-foreground">
-          {reading ? (
+          {reading && stale && value !== null ? (
+            <>
+              Último valor {formatMeasure(value, reading.unit ?? 'm')}, <RelativeTime value={reading.ts} />
+            </>
+          ) : reading ? (
             <>
               Actualizado <RelativeTime value={reading.ts} />
             </>
           ) : null}
         </p>
         <p className="mt-1 text-xs text-muted-foreground tabular-nums">
-          {percent === null ? `Capacidad ${formatMeasure(maxLevel, 'm')}` : `${formatInteger(percent)} % de ${formatMeasure(maxLevel, 'm')}`}
+          {percent === null || stale ? `Capacidad ${formatMeasure(maxLevel, 'm')}` : `${formatInteger(percent)} % de ${formatMeasure(maxLevel, 'm')}`}
         </p>
         <LevelSparkline device={device} now={now} className={cn('mt-2', (stale || !live) && 'opacity-40')} />
       </div>
       <LevelGauge
-        percent={percent}
+        percent={stale ? null : percent}
         status={reading ? reading.status : null}
         warningPct={warningPct}
         criticalPct={criticalPct}

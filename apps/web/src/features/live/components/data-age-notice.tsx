@@ -16,10 +16,10 @@ export function DataAgeNotice({ fetchedAt }: { fetchedAt?: number }) {
     <div role="status" className="flex items-start gap-3 rounded-lg border border-crit/30 bg-crit/8 px-4 py-3 text-sm">
       <WifiOff className="mt-0.5 size-4 shrink-0 text-crit-fg" aria-hidden="true" />
       <p>
-        <span className="font-semibold text-crit-fg">Sin conexión en tiempo real.</span>{' '}
+        <span className="font-semibold text-crit-fg">{state === 'stale' ? 'Sin datos en tiempo real.' : 'Sin conexión en tiempo real.'}</span>{' '}
         <span className="text-muted-foreground">
           {last > 0 ? `Los datos mostrados son de ${formatRelative(last, now)}.` : 'Los datos mostrados pueden no estar actualizados.'}{' '}
-          Reintentando…
+          {state === 'stale' ? 'Esperando al servidor…' : 'Reintentando…'}
         </span>
       </p>
     </div>
