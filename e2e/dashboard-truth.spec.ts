@@ -1,0 +1,103 @@
+import { expect, test } from './support/test';
+import { ACCOUNTS, signIn, submitLogin } from './support/auth';
+import { createDevice } from './support/api';
+import { purgeDevice } from './support/cleanup';
+import { deviceCard, expectLive } from './support/devices';
+import { startFreezableProxy } from './support/freezable-proxy';
+
+// The dashboard tells the truth at a glance: what is wrong, where, and whether the data is live.
+test.describe('El panel dice la verdad', () => {
+  test.setTimeout(90_000);
+  const TANK = { id: '', name: 'Tanque Verdad E2E' };
+  let apiKey = '';
+
+  test.beforeEach(async () => {
+    TANK.id = `e2e_tanque_verdad_${Date.now().toString(36)}`;
+    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
+  });
+  test.afterEach(async () => {
+    await purgeDevice(TANK.id);
+  });
+
+  test("un tanque vuelto a la normalidad no lleva 'Crítica' en su tarjeta; 'Alertas Críticas' nombra el tanque y lleva a él", async ({ page }) => {
+    await signIn(page, 'operator');
+    await expectLive(page);
+    const level = (value: number) => page.request.post('/api/v1/telemetry', { headers: { 'X-API-Key': apiKey }, data: { deviceId: TANK.id, type: 'level_sensor', data: { value, unit: 'm' } } });
+
+    expect((await level(4.9)).status()).toBe(202);
+    const card = deviceCard(page, TANK.id);
+    const summary = page.getByTestId(`device-alarms-${TANK.id}`);
+    await expect(summary).toHaveAttribute('data-active', '2');
+    await expect(summary.locator('[data-priority="1"]')).toHaveText('Crítica');
+    // Abnormal first: the critical tank leads the grid.
+    await expect(page.locator('[data-testid^="device-card-"]').first()).toHaveAttribute('data-testid', `device-card-${TANK.id}`);
+    const tile = page.getByTestId('tile-critical');
+    await expect(tile).toContainText('1');
+    await expect(tile.getByRole('link', { name: TANK.name })).toBeVisible();
+
+    // Back to normal: the alarms wait for an acknowledgement, but nothing on the card is active.
+    expect((await level(1)).status()).toBe(202);
+    await expect(summary).toHaveAttribute('data-active', '0');
+    await expect(summary).toContainText('2 normalizadas sin reconocer');
+    await expect(card.locator('[data-priority]')).toHaveCount(0);
+    await expect(tile).toContainText('Sin niveles críticos');
+
+    expect((await level(4.9)).status()).toBe(202);
+    await tile.getByRole('link', { name: TANK.name }).click();
+    await expect(page).toHaveURL(new RegExp(`/devices\\?id=${TANK.id}$`));
+  });
+
+  test("sin conexión tras recargar: '—' y 'Sin datos', nunca '0' ni 'Operativo'; una pantalla no visitada no queda en blanco", async ({ page, context }) => {
+    await signIn(page, 'operator');
+    await expectLive(page);
+    // Every screen's code in the service worker's cache before the network goes.
+    await page.waitForFunction(async () => {
+      const registration = await navigator.serviceWorker.ready;
+      if (!registration.active) return false;
+      const list = (await (await fetch('/precache.json')).json()) as string[];
+      const cache = await caches.open('agua-shell-v1');
+      const held = new Set((await cache.keys()).map((r) => new URL(r.url).pathname));
+      return list.every((f) => held.has(f));
+    }, undefined, { timeout: 20_000, polling: 500 });
+
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Panel de Control de Agua' })).toBeVisible();
+    for (const id of ['tile-devices', 'tile-critical', 'tile-sensors', 'tile-system']) {
+      await expect(page.getByTestId(id)).toHaveAttribute('data-tone', 'unknown');
+      await expect(page.getByTestId(id)).toContainText('—');
+    }
+    await expect(page.getByTestId('tile-critical')).not.toContainText('Sin niveles críticos');
+    await expect(page.getByTestId('tile-system')).toContainText('Sin datos en tiempo real');
+    await expect(page.getByText('No hay dispositivos registrados')).toHaveCount(0);
+    await expect(page.getByTestId('live-status')).not.toHaveText('Sistema Activo');
+
+    // A screen this browser never opened: its code comes from the cache.
+    await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Alarmas' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Alarmas', exact: true })).toBeVisible();
+    await context.setOffline(false);
+  });
+
+  test("con el enlace medio muerto la cabecera pasa a 'Sin datos en tiempo real', y vuelve sola", async ({ page }) => {
+    const proxy = await startFreezableProxy(Number(process.env.E2E_PORT));
+    try {
+      const { username, password } = ACCOUNTS.operator;
+      await page.goto(`${proxy.url}/login`);
+      await submitLogin(page, username, password);
+      const status = page.getByTestId('live-status');
+      await expect(status).toHaveText('Sistema Activo', { timeout: 20_000 });
+
+      // Nothing gets through any more, and no connection closes.
+      proxy.freeze();
+      const frozenAt = Date.now();
+      await expect(status).toHaveText('Sin datos en tiempo real', { timeout: 15_000 });
+      expect(Date.now() - frozenAt).toBeLessThan(13_000);
+      await expect(page.getByTestId('tile-system')).toContainText('Sin datos en tiempo real');
+
+      proxy.thaw();
+      await expect(status).toHaveText('Sistema Activo', { timeout: 20_000 });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
