@@ -107,7 +107,7 @@ test.describe('Administración de usuarios', () => {
       await button.click();
       const confirm = page.getByRole('alertdialog');
       await expect(confirm).toContainText(`¿${label} la compuerta ${GATE.name}?`);
-      await confirm.getByRole('button', { name: 'Confirmar', exact: true }).click();
+      await confirm.getByRole('button', { name: `${label} compuerta`, exact: true }).click();
       await expect(confirm).toBeHidden();
       await expectToast(page, 'Comando Enviado', `Comando "${command}" enviado exitosamente`);
       // Leave the gate at rest for the specs that follow.

@@ -25,7 +25,7 @@ async function commandGate(page: Page, scope: Locator, state: Locator, action: A
 
   // Watch for the movement from before the confirmation: the gate travels ~5 s.
   const sawMoving = expect(state).toHaveText(MOVING[action], { timeout: SIM_TIMEOUT });
-  await dialog.getByRole('button', { name: 'Confirmar', exact: true }).click();
+  await dialog.getByRole('button', { name: `${LABEL[action]} compuerta`, exact: true }).click();
   await expect(dialog).toBeHidden();
   await expectToast(page, toastTitle, `Comando "${action}" enviado exitosamente`);
   await sawMoving;

@@ -36,7 +36,7 @@ test.describe('Varias instancias: una sola planta para el navegador', () => {
     const action = (await state.textContent())?.trim() === 'Abierta' ? { label: 'Cerrar', command: 'cerrar', moving: 'Cerrando…', final: 'Cerrada' } : { label: 'Abrir', command: 'abrir', moving: 'Abriendo…', final: 'Abierta' };
     await card.getByRole('button', { name: action.label, exact: true }).click();
     const moving = expect(state).toHaveText(action.moving, { timeout: SIM_TIMEOUT });
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmar', exact: true }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: `${action.label} compuerta`, exact: true }).click();
     await expectToast(page, 'Comando Enviado', `Comando "${action.command}" enviado exitosamente`);
     await moving;
     await expect(state).toHaveText(action.final, { timeout: SIM_TIMEOUT });

@@ -19,9 +19,9 @@ export default function LoginRoute() {
       <title>{`Iniciar Sesión · ${PRODUCT_NAME}`}</title>
       <LoginHero />
       <div className="relative flex flex-col items-center justify-center px-4 py-10 sm:px-8">
-        <div className="absolute top-3 right-3">
+        <header className="absolute top-3 right-3">
           <ThemeToggle />
-        </div>
+        </header>
         <main className="w-full max-w-sm">
           <div className="mb-8 flex items-center gap-3 lg:hidden">
             <span className="inline-flex size-10 items-center justify-center rounded-lg bg-primary text-primary-foreground">

@@ -13,6 +13,15 @@ export function commandLabel(command: string): string {
   return COMMAND_LABELS[command] ?? command;
 }
 
+/**
+ * The question before a gate command and its confirm button, which names the act ('Abrir
+ * compuerta'), never a bare 'Confirmar': the button says what will happen to the water.
+ */
+export function gateConfirmation(command: string, gateName: string): { title: string; confirmLabel: string } {
+  const verb = commandLabel(command);
+  return { title: `¿${verb} la compuerta ${gateName}?`, confirmLabel: `${verb} compuerta` };
+}
+
 export const COMMAND_STATUS_LABELS: Readonly<Record<CommandStatus, string>> = {
   pending: 'Pendiente',
   delivered: 'Entregado',

@@ -10,7 +10,7 @@ const FEATURES = [
 /** The promotional panel of the login page (wide screens). */
 export function LoginHero() {
   return (
-    <div className="relative hidden overflow-hidden bg-[oklch(0.24_0.05_245)] text-white lg:flex lg:flex-col lg:justify-between lg:p-12">
+    <aside aria-label="Presentación del sistema" className="relative hidden overflow-hidden bg-[oklch(0.24_0.05_245)] text-white lg:flex lg:flex-col lg:justify-between lg:p-12">
       <div aria-hidden="true" className="pointer-events-none absolute inset-x-0 bottom-0 h-1/2 opacity-25">
         <svg viewBox="0 0 600 200" preserveAspectRatio="none" className="size-full">
           <path d="M0 80 C 100 40, 200 120, 300 80 S 500 40, 600 80 V200 H0 Z" fill="oklch(0.6 0.12 240)" />
@@ -43,6 +43,6 @@ export function LoginHero() {
         </ul>
       </div>
       <p className="relative text-xs text-white/60">Sensores de nivel · Compuertas motorizadas · Exportación a Excel</p>
-    </div>
+    </aside>
   );
 }

@@ -25,7 +25,7 @@ export function DeviceCard({ device, canWrite, alarms }: { device: Device; canWr
             </span>
           </Tooltip>
         </div>
-        <h3 className="mt-3 leading-snug font-semibold break-words">{device.name}</h3>
+        <h2 className="mt-3 leading-snug font-semibold break-words">{device.name}</h2>
         <p className="mt-0.5 flex items-start gap-1 text-sm text-muted-foreground">
           <MapPin aria-hidden="true" className="mt-0.5 size-3.5 shrink-0" />
           <span className="min-w-0 break-words">{device.location}</span>

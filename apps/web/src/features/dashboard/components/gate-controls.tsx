@@ -4,16 +4,12 @@ import { isCommandInFlight, UI_TEXTS, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
+import { gateConfirmation } from '@/components/device/labels';
 import { isApiError } from '@/lib/api-client';
 
 import { useSendGateCommand, type GateCommandInput } from '../api/send-gate-command';
 
 type GateAction = GateCommandInput['command'];
-
-const QUESTIONS: Record<GateAction, (name: string) => string> = {
-  abrir: (name) => `¿Abrir la compuerta ${name}?`,
-  cerrar: (name) => `¿Cerrar la compuerta ${name}?`,
-};
 
 /** 'Abrir' / 'Cerrar' with a confirmation; disabled while a command is on its way. */
 export function GateControls({ device }: { device: Device }) {
@@ -52,7 +48,7 @@ export function GateControls({ device }: { device: Device }) {
         onOpenChange={(open) => {
           if (!open) setAsking(null);
         }}
-        title={asking ? QUESTIONS[asking](device.name) : ''}
+        {...(asking ? gateConfirmation(asking, device.name) : { title: '' })}
         description={`La orden se enviará al dispositivo ${device.id}. La compuerta puede tardar varios segundos en completar el movimiento.`}
         onConfirm={() => {
           if (asking) send(asking);

@@ -4,7 +4,7 @@ import { DEVICE_COMMANDS, isCommandInFlight, UI_TEXTS, type CommandName, type De
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
-import { commandLabel } from '@/components/device/labels';
+import { commandLabel, gateConfirmation } from '@/components/device/labels';
 import { isApiError } from '@/lib/api-client';
 
 import { useSendDeviceCommand } from '../api/send-device-command';
@@ -15,12 +15,6 @@ const ICONS: Record<CommandName, LucideIcon> = {
   detener: OctagonX,
   read: RefreshCw,
   restart: RotateCcw,
-};
-
-const GATE_QUESTIONS: Record<string, (name: string) => string> = {
-  abrir: (name) => `¿Abrir la compuerta ${name}?`,
-  cerrar: (name) => `¿Cerrar la compuerta ${name}?`,
-  detener: (name) => `¿Detener la compuerta ${name}?`,
 };
 
 /**
@@ -74,7 +68,7 @@ export function DeviceCommandButtons({ device, canWrite }: { device: Device; can
         onOpenChange={(open) => {
           if (!open) setAsking(null);
         }}
-        title={asking ? (GATE_QUESTIONS[asking]?.(device.name) ?? '') : ''}
+        {...(asking ? gateConfirmation(asking, device.name) : { title: '' })}
         description={`La orden se enviará al dispositivo ${device.id}.`}
         onConfirm={() => {
           if (asking) send(asking);
