@@ -26,6 +26,8 @@ const routes: RouteObject[] = [
         element: <RequireAuth />,
         errorElement: <RouteError />,
         children: [
+          // The control-room wall: signed in, but without the menu and header of the app shell.
+          { path: 'wall', ...screen(() => import('./routes/wall')) },
           {
             element: <AppShell />,
             errorElement: <RouteError />,

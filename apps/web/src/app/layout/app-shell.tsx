@@ -2,23 +2,18 @@ import { Outlet } from 'react-router';
 import { can } from '@agua/shared';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { DeviceProvider } from '@/features/devices/components/device-provider';
-import { useLiveConnection } from '@/features/live/hooks/use-live-connection';
+import { GlobalShortcuts } from '@/features/shortcuts/components/global-shortcuts';
 import { OfflineBanner } from '@/features/system/components/offline-banner';
 import { StorageBanner } from '@/features/system/components/storage-banner';
 import { AppHeader } from './app-header';
 import { Sidebar } from './sidebar';
+import { useSignedInLive } from './use-signed-in-live';
 
 /** Signed-in layout: sidebar + header around the screen; owns the live socket's lifetime. */
 export function AppShell() {
-  const { user, endSession, verifySession, syncUser } = useAuth();
-  // The server refuses the socket while a password change is pending (API.md).
-  const liveEnabled = user !== null && !user.mustChangePassword;
+  const { user } = useAuth();
+  const liveEnabled = useSignedInLive();
   const watchesStorage = liveEnabled && can(user, 'manage_devices');
-  useLiveConnection(liveEnabled, {
-    onSessionEnded: endSession,
-    onConnectFailed: () => void verifySession(),
-    onUser: syncUser,
-  });
 
   return (
     <div className="min-h-dvh lg:pl-64">
@@ -29,6 +24,7 @@ export function AppShell() {
         <Sidebar />
       </aside>
       <AppHeader showLive={liveEnabled} />
+      {liveEnabled ? <GlobalShortcuts /> : null}
       <DeviceProvider enabled={liveEnabled}>
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
           <OfflineBanner />

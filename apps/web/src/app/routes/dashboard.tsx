@@ -1,6 +1,9 @@
 import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { MonitorPlay } from 'lucide-react';
 import { can, PRODUCT_NAME } from '@agua/shared';
 import { PageHeader } from '@/components/page-header';
+import { buttonVariants } from '@/components/ui/button';
 import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
 import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceGrid } from '@/features/dashboard/components/device-grid';
@@ -29,7 +32,19 @@ export default function DashboardRoute() {
   const ordered = useMemo(() => abnormalFirst(devices, openAlarms ?? []), [devices, openAlarms]);
   return (
     <div className="grid gap-6">
-      <PageHeader title={PRODUCT_NAME} description="Monitoreo en tiempo real de niveles y compuertas." actions={<ExportDialog devices={devices} />} />
+      <PageHeader
+        title={PRODUCT_NAME}
+        description="Monitoreo en tiempo real de niveles y compuertas."
+        actions={
+          <>
+            <Link to="/wall" className={buttonVariants({ variant: 'outline' })}>
+              <MonitorPlay aria-hidden="true" />
+              Sala de control
+            </Link>
+            <ExportDialog devices={devices} />
+          </>
+        }
+      />
       <DataAgeNotice fetchedAt={fetchedAt} />
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} known={known} live={live} />
