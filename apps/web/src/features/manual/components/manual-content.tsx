@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Megaphone, ShieldCheck, UserPlus } from 'lucide-react';
+import { BellRing, Cpu, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
+import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
 
 // Demo values (PROTOCOL.md): the seed sensor and its demo key, against a local server.
@@ -162,6 +163,28 @@ export function ManualContent() {
           Cada webhook lleva la cabecera <code>X-Agua-Signature: sha256=…</code>, el HMAC-SHA256 del cuerpo con el secreto: el receptor
           la calcula y compara antes de fiarse del aviso. <code>X-Agua-Delivery</code> identifica cada envío (un reintento repite el
           mismo).
+        </p>
+      </Section>
+
+      <Section id="manual-sala" icon={MonitorPlay} title="Sala de control y atajos de teclado">
+        <p>
+          <strong>Sala de control</strong> (botón en el Dashboard, o la tecla <kbd>S</kbd>) es una vista a pantalla completa para la
+          pared de la sala: sin menú, con cifras grandes, los dispositivos anormales primero y las alarmas activas o sin reconocer al
+          lado. Con <kbd>↑</kbd> y <kbd>↓</kbd> se elige una alarma y <kbd>R</kbd> abre su reconocimiento. <strong>Salir</strong>{' '}
+          vuelve al Dashboard.
+        </p>
+        <p>Atajos en cualquier pantalla (salvo mientras se escribe en un campo):</p>
+        <ul>
+          {SHORTCUTS.map((s) => (
+            <li key={s.key}>
+              <kbd>{s.keyLabel}</kbd>: {s.description}
+            </li>
+          ))}
+        </ul>
+        <p>
+          El panel nunca da por bueno lo que no sabe: sin datos en vivo la cabecera dice <strong>Sin datos en tiempo real</strong> o{' '}
+          <strong>Sin conexión</strong>, las cifras que no se pueden confirmar se muestran como <strong>—</strong> en gris, y un nivel
+          más antiguo que el tiempo de desconexión de su equipo se muestra como <strong>—</strong> con su último valor debajo.
         </p>
       </Section>
 
