@@ -1,7 +1,7 @@
 // API.md "Live socket" over a real WebSocket: handshake checks, hello snapshot, events, close on logout.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ERROR_MESSAGES } from '@agua/shared';
+import { ERROR_MESSAGES, LIVE_HEARTBEAT_MS, LIVE_SILENCE_MS } from '@agua/shared';
 import { startServer, type TestServer } from '../helpers/server';
 import {
   GATE_2,
@@ -94,6 +94,17 @@ describe('live socket /api/v1/live', () => {
       // The snapshot is the same as GET /api/v1/devices.
       const listed = await (await s.fetch('/api/v1/devices', { cookie })).json();
       expect(hello.data.devices).toEqual(listed);
+    });
+
+    it('a heartbeat comes every 5 s even when nothing happens, so a browser can tell a dead link from a quiet plant', async () => {
+      const live = await connect(await s.login('viewer'));
+      await live.next((f) => f.type === 'hello');
+      const first = await live.next((f) => f.type === 'heartbeat', LIVE_HEARTBEAT_MS + 1_500);
+      expect(Date.parse(first.data.at)).toBeGreaterThan(Date.now() - 10_000);
+      const index = live.frames.indexOf(first);
+      const second = await live.next((f) => f.type === 'heartbeat', LIVE_HEARTBEAT_MS + 1_500, index + 1);
+      expect(Date.parse(second.data.at) - Date.parse(first.data.at)).toBeGreaterThanOrEqual(LIVE_HEARTBEAT_MS - 500);
+      expect(LIVE_HEARTBEAT_MS * 2).toBeLessThanOrEqual(LIVE_SILENCE_MS);
     });
 
     it('a POST /api/v1/telemetry reaches the socket as reading.created within 1 s', async () => {
