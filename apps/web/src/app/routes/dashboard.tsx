@@ -3,6 +3,7 @@ import { PageHeader } from '@/components/page-header';
 import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceGrid } from '@/features/dashboard/components/device-grid';
 import { ExportDialog } from '@/features/dashboard/components/export-dialog';
+import { LevelOverlay } from '@/features/dashboard/components/level-overlay';
 import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
@@ -19,6 +20,7 @@ export default function DashboardRoute() {
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} />
       <DeviceGrid devices={devices} canWrite={can(user, 'write')} loading={isLoading} alarmsOf={(id) => <DeviceAlarms deviceId={id} />} />
+      {isLoading ? null : <LevelOverlay devices={devices} />}
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { hasLiveReading, isReadingStale, levelConfig } from '@/lib/device-helper
 import { formatInteger, formatMeasure, formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { LevelGauge } from './level-gauge';
-import { LevelSparkline } from './level-sparkline';
+import { LevelCardChart } from './level-card-chart';
 
 /** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age. */
 export function LevelSensorBody({ device }: { device: Device }) {
@@ -20,7 +20,8 @@ export function LevelSensorBody({ device }: { device: Device }) {
   const percent = value === null ? null : (value / maxLevel) * 100;
 
   return (
-    <div className="flex gap-4">
+    // Wraps: the chart takes a row of its own under the number and the gauge.
+    <div className="flex flex-wrap gap-x-4 gap-y-3">
       <div className="min-w-0 flex-1">
         <p
           data-testid={`reading-${device.id}`}
@@ -49,7 +50,6 @@ export function LevelSensorBody({ device }: { device: Device }) {
         <p className="mt-1 text-xs text-muted-foreground tabular-nums">
           {percent === null ? `Capacidad ${formatMeasure(maxLevel, 'm')}` : `${formatInteger(percent)} % de ${formatMeasure(maxLevel, 'm')}`}
         </p>
-        <LevelSparkline device={device} now={now} className={cn('mt-2', (stale || !live) && 'opacity-40')} />
       </div>
       <LevelGauge
         percent={percent}
@@ -58,6 +58,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
         criticalPct={criticalPct}
         stale={stale}
       />
+      <LevelCardChart device={device} now={now} stale={stale || !live} className="basis-full" />
     </div>
   );
 }
