@@ -25,6 +25,13 @@ function lastHour(): [number, number] {
   return [(now - LAST_HOUR_MS) / 1000, now / 1000];
 }
 
+/** Points drawn (gap markers and undefined not counted). */
+function countValues(column: uPlot.AlignedData[number] | undefined): number {
+  let n = 0;
+  for (const v of column ?? []) if (v != null) n++;
+  return n;
+}
+
 /** What the chart shows, in words: the canvas is opaque to screen readers. */
 function describeChart(maxLevel: number, warningPct: number, criticalPct: number, stale: boolean): string {
   const at = (pct: number) => `${formatMeasure((pct / 100) * maxLevel, 'm')} (${pct} %)`;
@@ -90,7 +97,7 @@ export function LevelCardChart({ device, now, stale, className }: { device: Devi
               exposeDrawing(u, { warnY: String(warnY), critY: String(critY) });
             },
           ],
-          draw: [(u) => exposeDrawing(u, { xTicks: xTicks.join(' | '), yTicks: yTicks.join(' | ') })],
+          draw: [(u) => exposeDrawing(u, { xTicks: xTicks.join(' | '), yTicks: yTicks.join(' | '), points: String(countValues(u.data[3])) })],
         },
       };
     },

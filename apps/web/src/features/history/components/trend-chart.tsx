@@ -120,7 +120,7 @@ export function TrendChart({ device }: { device: Device }) {
   return (
     <section data-testid="trend-chart" aria-labelledby={`trend-title-${device.id}`} className="p-4 sm:p-5">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h2 id={`trend-title-${device.id}`} className="flex items-center gap-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+        <h2 id={`trend-title-${device.id}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
           <LineChart aria-hidden="true" className="size-4" />
           {isGate ? 'Historial de estados' : 'Tendencia del nivel'}
           <span className="font-normal tracking-normal normal-case">· {device.name}</span>
