@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Waits used where the in-process simulator is involved (readings every 3 s, gate travel ~5 s). */
 export const SIM_TIMEOUT = 20_000;
@@ -29,4 +29,15 @@ export const LEVEL_TEXT = /^-?\d+(?:[.,]\d+)?\s*m$/;
 /** Waits for the live link, so that what follows sees live updates. */
 export async function expectLive(page: Page) {
   await expect(page.getByTestId('live-status')).toHaveText('Sistema Activo', { timeout: SIM_TIMEOUT });
+}
+
+/** Goes to /devices and selects a device from the list. */
+export async function selectDevice(page: Page, device: { id: string; name: string }): Promise<Locator> {
+  await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Dispositivos' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Control de Dispositivos de Agua' })).toBeVisible();
+  await deviceRow(page, device.id).getByRole('link', { name: device.name }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]id=${device.id}$`));
+  const panel = controlPanel(page);
+  await expect(panel).toContainText(device.name);
+  return panel;
 }

@@ -3,7 +3,7 @@
  * updates, keeps a short per-device history for live charts, and exposes the connection state.
  * Needs the shared query client; knows nothing about features (callbacks are passed to start()).
  */
-import { useSyncExternalStore } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 import {
   LIVE_CLOSE_SESSION_ENDED,
   LIVE_HISTORY_PER_SENSOR,
@@ -114,6 +114,37 @@ export function useLiveHistory(deviceId: string): Reading[] {
     },
     () => history.get(deviceId) ?? EMPTY,
   );
+}
+
+/**
+ * The live histories of several devices at once (one chart overlaying them). The answer keeps its
+ * identity until one of the lists changes, as useSyncExternalStore requires.
+ */
+export function useLiveHistories(deviceIds: readonly string[]): Reading[][] {
+  const key = deviceIds.join('\n');
+  const cache = useRef<Reading[][]>([]);
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      const ids = key ? key.split('\n') : [];
+      for (const id of ids) {
+        let set = historyListeners.get(id);
+        if (!set) historyListeners.set(id, (set = new Set()));
+        set.add(listener);
+      }
+      return () => {
+        for (const id of ids) historyListeners.get(id)?.delete(listener);
+      };
+    },
+    [key],
+  );
+  const snapshot = useCallback(() => {
+    const ids = key ? key.split('\n') : [];
+    const next = ids.map((id) => history.get(id) ?? EMPTY);
+    const previous = cache.current;
+    if (next.length !== previous.length || next.some((list, i) => list !== previous[i])) cache.current = next;
+    return cache.current;
+  }, [key]);
+  return useSyncExternalStore(subscribe, snapshot);
 }
 
 // ---------------------------------------------------------------- cache updates, one per frame

@@ -8,6 +8,7 @@ import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
 import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceGrid } from '@/features/dashboard/components/device-grid';
 import { ExportDialog } from '@/features/dashboard/components/export-dialog';
+import { LevelOverlay } from '@/features/dashboard/components/level-overlay';
 import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
 import { abnormalFirst } from '@/features/dashboard/utils/device-order';
 import { useAuth } from '@/features/auth/hooks/use-auth';
@@ -49,6 +50,7 @@ export default function DashboardRoute() {
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} known={known} live={live} />
       <DeviceGrid devices={ordered} canWrite={can(user, 'write')} loading={isLoading} loaded={fetchedAt > 0} alarmsOf={(id) => <DeviceAlarms deviceId={id} />} />
+      {isLoading ? null : <LevelOverlay devices={devices} />}
     </div>
   );
 }

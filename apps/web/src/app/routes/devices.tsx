@@ -33,14 +33,24 @@ export default function DevicesRoute() {
       />
       <DataAgeNotice fetchedAt={fetchedAt} />
       {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
+      {/*
+        Wide: the selected device's trend spans the content width above the list and its panel.
+        Narrow (one column): list, trend, then the panel, which scrolls itself into view.
+      */}
       <div className="grid items-start gap-6 @5xl:grid-cols-[minmax(0,1fr)_minmax(0,28rem)]">
-        <DeviceList devices={devices} selectedId={selectedId} canManageDevices={can(user, 'manage_devices')} loading={isLoading} />
-        <div className="@5xl:sticky @5xl:top-24">
+        {selected ? (
+          <Card className="order-2 min-w-0 overflow-hidden @5xl:order-first @5xl:col-span-2">
+            <TrendChart device={selected} />
+          </Card>
+        ) : null}
+        <div className="order-1 min-w-0">
+          <DeviceList devices={devices} selectedId={selectedId} canManageDevices={can(user, 'manage_devices')} loading={isLoading} />
+        </div>
+        <div className="order-3 min-w-0 @5xl:sticky @5xl:top-24">
           {selected ? (
             <DeviceControlPanel
               device={selected}
               canWrite={can(user, 'write')}
-              trend={<TrendChart device={selected} />}
               admin={
                 can(user, 'manage_devices') ? (
                   <div className="grid gap-3">

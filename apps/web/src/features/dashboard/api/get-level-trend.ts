@@ -19,9 +19,9 @@ export interface LevelTrendAnswer {
   items: LevelBucket[];
 }
 
-/** The card's sparkline: the last hour in one-minute buckets; live readings continue it. */
-export const SPARKLINE_WINDOW_MS = 3600_000;
-const SPARKLINE_POINTS = 60;
+/** The dashboard's charts (each card's, and the comparison): the last hour in one-minute buckets; live readings continue it. */
+export const LAST_HOUR_MS = 3600_000;
+const LAST_HOUR_POINTS = 60;
 // Under the ~5 min the live socket's per-device history (100 readings) reaches back.
 const REFRESH_MS = 120_000;
 
@@ -29,18 +29,21 @@ export function getLevelTrend(deviceId: string, signal?: AbortSignal): Promise<L
   const to = Date.now();
   return api.get<LevelTrendAnswer>(
     `/devices/${encodeURIComponent(deviceId)}/readings`,
-    { from: new Date(to - SPARKLINE_WINDOW_MS).toISOString(), to: new Date(to).toISOString(), points: SPARKLINE_POINTS },
+    { from: new Date(to - LAST_HOUR_MS).toISOString(), to: new Date(to).toISOString(), points: LAST_HOUR_POINTS },
     signal,
   );
 }
 
+/** One query per device, shared by its card and the comparison chart (one request for both). */
 export const levelTrendQueryOptions = (deviceId: string) =>
   queryOptions({
-    queryKey: [...queryKeys.deviceReadings(deviceId), 'sparkline'] as const,
+    queryKey: [...queryKeys.deviceReadings(deviceId), 'last-hour'] as const,
     queryFn: ({ signal }) => getLevelTrend(deviceId, signal),
     staleTime: REFRESH_MS / 2,
+    refetchInterval: REFRESH_MS,
+    retry: 1,
   });
 
 export function useLevelTrend(deviceId: string) {
-  return useQuery({ ...levelTrendQueryOptions(deviceId), refetchInterval: REFRESH_MS, retry: 1 });
+  return useQuery(levelTrendQueryOptions(deviceId));
 }

@@ -1,68 +1,54 @@
 import { Clock } from 'lucide-react';
-import { levelThresholdsOf, type Device } from '@agua/shared';
+import type { Device } from '@agua/shared';
 import { ReadingStatusBadge } from '@/components/device/reading-status';
 import { RelativeTime } from '@/components/device/relative-time';
 import { useNow } from '@/hooks/use-now';
-import { hasLiveReading, isReadingStale, levelConfig } from '@/lib/device-helpers';
 import { formatInteger, formatMeasure, formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
+import { useLevelFigure } from '../hooks/use-level-figure';
+import { LevelCardChart } from './level-card-chart';
 import { LevelGauge } from './level-gauge';
-import { LevelSparkline } from './level-sparkline';
 
-/** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age. */
+/** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age, the last hour. */
 export function LevelSensorBody({ device }: { device: Device }) {
-  const { maxLevel, warningPct, criticalPct } = levelThresholdsOf(levelConfig(device) ?? {});
   const now = useNow();
-  const live = hasLiveReading(device) && typeof device.reading?.value === 'number';
-  const reading = live ? device.reading : null;
-  const value = reading && typeof reading.value === 'number' ? reading.value : null;
-  const stale = reading ? isReadingStale(device, now) : false;
-  const percent = value === null ? null : (value / maxLevel) * 100;
-
+  const f = useLevelFigure(device);
   return (
-    <div className="flex gap-4">
+    // Wraps: the chart takes a row of its own under the number and the gauge.
+    <div className="flex flex-wrap gap-x-4 gap-y-3">
       <div className="min-w-0 flex-1">
-        <p
-          data-testid={`reading-${device.id}`}
-          className={cn('text-4xl leading-none font-semibold tracking-tight tabular-nums', (value === null || stale) && 'text-muted-foreground')}
-        >
+        <p data-testid={`reading-${device.id}`} className={cn('text-4xl leading-none font-semibold tracking-tight tabular-nums', f.value === null && 'text-muted-foreground')}>
           {/* A value older than the offline timeout is not shown as the level: '—', and the last value below (DESIGN.md). */}
-          {value === null || stale ? '—' : formatNumber(value)}
-          <span className="ml-1 text-lg font-medium text-muted-foreground">{value === null || stale ? '' : (reading?.unit ?? 'm')}</span>
+          {f.value === null ? '—' : formatNumber(f.value)}
+          <span className="ml-1 text-lg font-medium text-muted-foreground">{f.value === null ? '' : f.unit}</span>
         </p>
         <div className="mt-2 flex min-h-6 flex-wrap items-center gap-2">
-          {reading && !stale ? <ReadingStatusBadge status={reading.status} /> : null}
-          {reading && stale ? (
+          {f.status ? <ReadingStatusBadge status={f.status} /> : null}
+          {f.stale ? (
             <span className="inline-flex items-center gap-1 text-xs font-medium text-muted-foreground">
               <Clock aria-hidden="true" className="size-3.5" />
               Dato antiguo
             </span>
           ) : null}
-          {!reading ? <span className="text-sm text-muted-foreground">{device.status === 'online' ? 'Esperando lectura…' : 'Sin lectura en vivo'}</span> : null}
+          {f.lastValue === null ? <span className="text-sm text-muted-foreground">{device.status === 'online' ? 'Esperando lectura…' : 'Sin lectura en vivo'}</span> : null}
         </div>
         <p className="mt-2 min-h-4 text-xs text-muted-foreground">
-          {reading && stale && value !== null ? (
+          {f.ts && f.stale && f.lastValue !== null ? (
             <>
-              Último valor {formatMeasure(value, reading.unit ?? 'm')}, <RelativeTime value={reading.ts} />
+              Último valor {formatMeasure(f.lastValue, f.unit)}, <RelativeTime value={f.ts} />
             </>
-          ) : reading ? (
+          ) : f.ts ? (
             <>
-              Actualizado <RelativeTime value={reading.ts} />
+              Actualizado <RelativeTime value={f.ts} />
             </>
           ) : null}
         </p>
         <p className="mt-1 text-xs text-muted-foreground tabular-nums">
-          {percent === null || stale ? `Capacidad ${formatMeasure(maxLevel, 'm')}` : `${formatInteger(percent)} % de ${formatMeasure(maxLevel, 'm')}`}
+          {f.percent === null ? `Capacidad ${formatMeasure(f.maxLevel, 'm')}` : `${formatInteger(f.percent)} % de ${formatMeasure(f.maxLevel, 'm')}`}
         </p>
-        <LevelSparkline device={device} now={now} className={cn('mt-2', (stale || !live) && 'opacity-40')} />
       </div>
-      <LevelGauge
-        percent={stale ? null : percent}
-        status={reading ? reading.status : null}
-        warningPct={warningPct}
-        criticalPct={criticalPct}
-        stale={stale}
-      />
+      <LevelGauge percent={f.percent} status={f.status} warningPct={f.warningPct} criticalPct={f.criticalPct} stale={f.stale} />
+      <LevelCardChart device={device} now={now} stale={f.stale || f.lastValue === null} className="basis-full" />
     </div>
   );
 }

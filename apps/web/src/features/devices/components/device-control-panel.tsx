@@ -31,11 +31,11 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /**
  * 'Panel de Control' of the selected device: state, commands, information, command history.
- * `trend` is a slot the route fills (the history feature's chart): features do not import each other.
- * `admin` is another such slot: the device-administration actions, for manage_devices only;
- * `alarms` another: the device's open alarms (the alarms feature).
+ * The route places the device's trend chart beside it, full width (the history feature).
+ * `admin` is a slot the route fills (features do not import each other): the device-administration
+ * actions, for manage_devices only; `alarms` another: the device's open alarms (the alarms feature).
  */
-export function DeviceControlPanel({ device, canWrite, trend, admin, alarms }: { device: Device; canWrite: boolean; trend?: ReactNode; admin?: ReactNode; alarms?: ReactNode }) {
+export function DeviceControlPanel({ device, canWrite, admin, alarms }: { device: Device; canWrite: boolean; admin?: ReactNode; alarms?: ReactNode }) {
   const ref = useRef<HTMLDivElement>(null);
   const online = device.status === 'online';
 
@@ -65,7 +65,6 @@ export function DeviceControlPanel({ device, canWrite, trend, admin, alarms }: {
           <DeviceReading device={device} />
         </div>
       </div>
-      {trend}
 
       {alarms ? <Section title="Alarmas activas">{alarms}</Section> : null}
 

@@ -2,10 +2,10 @@ import { useCallback, useRef } from 'react';
 import type uPlot from 'uplot';
 import { GATE_STATE_LABELS, isGateMoving, type GateState } from '@agua/shared';
 import { useTheme } from '@/lib/theme';
-import { chartFont, readChartColors, withAlpha, type ChartColors } from '../utils/chart-theme';
+import { chartFont, readChartColors, withAlpha, type ChartColors } from '@/components/chart/chart-theme';
 import { segmentAt, type GateSegment } from '../utils/gate-segments';
-import { formatInstant, timeAxisValues } from '../utils/time-format';
-import { UPlotChart } from './uplot-chart';
+import { formatInstant, timeAxisValues } from '@/components/chart/time-format';
+import { UPlotChart } from '@/components/chart/uplot-chart';
 
 /** The four kinds of period the timeline tells apart (both moving states look alike). */
 export type GateBand = 'abierta' | 'cerrada' | 'moving' | 'falla';

@@ -1,10 +1,12 @@
 import { useCallback, useRef } from 'react';
 import type uPlot from 'uplot';
-import { formatMeasure, LOCALE } from '@/lib/format';
+import { formatMeasure } from '@/lib/format';
 import { useTheme } from '@/lib/theme';
-import { chartFont, readChartColors, withAlpha, type ChartColors } from '../utils/chart-theme';
-import { formatInstant, timeAxisValues } from '../utils/time-format';
-import { UPlotChart } from './uplot-chart';
+import { metreAxisValues } from '@/components/chart/axis-values';
+import { chartFont, readChartColors, withAlpha, type ChartColors } from '@/components/chart/chart-theme';
+import { drawThresholdLines } from '@/components/chart/threshold-lines';
+import { formatInstant, timeAxisValues } from '@/components/chart/time-format';
+import { UPlotChart } from '@/components/chart/uplot-chart';
 
 export interface LevelThresholdLines {
   maxLevel: number;
@@ -20,8 +22,6 @@ interface LevelTrendPlotProps {
   height: number;
 }
 
-const axisNumber = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });
-
 function thresholdGeometry(u: uPlot, t: LevelThresholdLines) {
   const { top, height } = u.bbox;
   const clampY = (v: number) => Math.min(top + height, Math.max(top, u.valToPos(v, 'y', true)));
@@ -33,25 +33,16 @@ function drawThresholdBands(u: uPlot, t: LevelThresholdLines, c: ChartColors) {
   const { ctx } = u;
   const { left, top, width } = u.bbox;
   const { yWarn, yCrit } = thresholdGeometry(u, t);
-  const ratio = devicePixelRatio || 1;
   ctx.save();
   ctx.fillStyle = withAlpha(c.warn, 0.1);
   ctx.fillRect(left, yCrit, width, yWarn - yCrit);
   ctx.fillStyle = withAlpha(c.crit, 0.1);
   ctx.fillRect(left, top, width, yCrit - top);
-  ctx.lineWidth = ratio;
-  ctx.setLineDash([4 * ratio, 4 * ratio]);
-  for (const [y, stroke] of [
-    [yWarn, c.warn],
-    [yCrit, c.crit],
-  ] as const) {
-    ctx.strokeStyle = stroke;
-    ctx.beginPath();
-    ctx.moveTo(left, Math.round(y) + 0.5);
-    ctx.lineTo(left + width, Math.round(y) + 0.5);
-    ctx.stroke();
-  }
   ctx.restore();
+  drawThresholdLines(u, [
+    { value: (t.warningPct / 100) * t.maxLevel, color: c.warn },
+    { value: (t.criticalPct / 100) * t.maxLevel, color: c.crit },
+  ]);
 }
 
 /** The thresholds' words, over the data on a card-coloured tag so a curve never hides them. */
@@ -131,16 +122,17 @@ export function LevelTrendPlot({ data, thresholds, xWindow, height }: LevelTrend
         },
         axes: [
           { ...axis, space: 60, size: 42, values: (_u, splits, _i, _s, incr) => timeAxisValues(splits, incr) },
-          { ...axis, size: 46, values: (_u, splits) => splits.map((v) => `${axisNumber.format(v)} m`) },
+          { ...axis, size: 46, values: (_u, splits) => metreAxisValues(splits) },
         ],
         series: [
           {},
           { label: 'Mínimo', stroke: 'transparent', width: 0, points: { show: false } },
           { label: 'Máximo', stroke: 'transparent', width: 0, points: { show: false } },
+          // A normal level is drawn in a neutral tone: colour is kept for the thresholds (ISA-101).
           // Default points: uPlot shows them only where data is sparse, so a lone reading stays visible.
-          { label: 'Media', stroke: c.primary, width: 2, points: { size: 4, fill: c.primary } },
+          { label: 'Media', stroke: c.foreground, width: 2, points: { size: 4, fill: c.foreground } },
         ],
-        bands: [{ series: [2, 1], fill: withAlpha(c.primary, 0.3) }],
+        bands: [{ series: [2, 1], fill: withAlpha(c.foreground, 0.15) }],
         hooks: {
           drawClear: [(u) => drawThresholdBands(u, t, c)],
           draw: [(u) => drawThresholdLabels(u, t, c)],

@@ -9,7 +9,7 @@ import { useLiveHistory } from '@/lib/live-socket';
 import { useDeviceTrend, type GateChanges, type LevelTrend } from '../api/get-device-readings';
 import { useElementWidth } from '../hooks/use-element-width';
 import { buildGateSegments } from '../utils/gate-segments';
-import { buildLevelColumns } from '../utils/level-series';
+import { buildLevelColumns } from '@/components/chart/level-series';
 import { resolveRange, type TrendRange } from '../utils/time-range';
 import { GATE_BAND_CSS, GATE_BAND_LABELS, GateTimelinePlot, type GateBand } from './gate-timeline-plot';
 import { LevelTrendPlot } from './level-trend-plot';
@@ -39,11 +39,14 @@ function Swatch({ color, label, line = false }: { color: string; label: string; 
   );
 }
 
-/** The device's history in the 'Panel de Control': level trend or gate periods, live at the end. */
+/**
+ * The device's history on /devices, full width above its panel: level trend or gate periods, live
+ * at the end. Opens on the last hour (what an operator checks first); longer ranges are a click away.
+ */
 export function TrendChart({ device }: { device: Device }) {
   const isGate = device.type === 'motorized_gate';
   const config = levelConfig(device);
-  const [range, setRange] = useState<TrendRange>({ kind: 'preset', preset: '24h' });
+  const [range, setRange] = useState<TrendRange>({ kind: 'preset', preset: '1h' });
   const boxRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(boxRef);
   const points = Math.max(WIDTH_STEP_PX, Math.ceil(width / WIDTH_STEP_PX) * WIDTH_STEP_PX);
@@ -115,12 +118,13 @@ export function TrendChart({ device }: { device: Device }) {
   }
 
   return (
-    <section data-testid="trend-chart" aria-labelledby={`trend-title-${device.id}`} className="border-t px-4 py-4 sm:px-5">
+    <section data-testid="trend-chart" aria-labelledby={`trend-title-${device.id}`} className="p-4 sm:p-5">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h3 id={`trend-title-${device.id}`} className="flex items-center gap-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+        <h2 id={`trend-title-${device.id}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
           <LineChart aria-hidden="true" className="size-4" />
           {isGate ? 'Historial de estados' : 'Tendencia del nivel'}
-        </h3>
+          <span className="font-normal tracking-normal normal-case">· {device.name}</span>
+        </h2>
         {query.isFetching && !query.isPending ? <Spinner className="text-muted-foreground" /> : null}
       </div>
       <RangePicker value={range} onChange={setRange} />
@@ -133,8 +137,8 @@ export function TrendChart({ device }: { device: Device }) {
             (Object.keys(GATE_BAND_LABELS) as GateBand[]).map((b) => <Swatch key={b} color={GATE_BAND_CSS[b]} label={GATE_BAND_LABELS[b]} />)
           ) : (
             <>
-              <Swatch color="var(--primary)" label="Media" line />
-              <Swatch color="color-mix(in oklch, var(--primary) 30%, transparent)" label="Mínimo–máximo" />
+              <Swatch color="var(--foreground)" label="Media" line />
+              <Swatch color="color-mix(in oklch, var(--foreground) 15%, transparent)" label="Mínimo–máximo" />
             </>
           )}
         </div>

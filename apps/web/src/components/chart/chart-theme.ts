@@ -16,11 +16,16 @@ export interface ChartColors {
   critText: string;
   off: string;
   card: string;
+  /** Colours of compared series (one per device), calm and apart from the state colours. */
+  series: string[];
 }
 
 function cssVar(style: CSSStyleDeclaration, name: string, fallback: string): string {
   return style.getPropertyValue(name).trim() || fallback;
 }
+
+/** --series-1 … --series-4 in index.css. */
+const SERIES_TOKENS = 4;
 
 const cache = new Map<Theme, ChartColors>();
 
@@ -41,6 +46,7 @@ export function readChartColors(theme: Theme): ChartColors {
     critText: cssVar(style, '--crit-fg', '#991b1b'),
     off: cssVar(style, '--off', '#9ca3af'),
     card: cssVar(style, '--card', '#fff'),
+    series: Array.from({ length: SERIES_TOKENS }, (_, i) => cssVar(style, `--series-${i + 1}`, '#666')),
   };
   cache.set(theme, colors);
   return colors;
@@ -56,6 +62,16 @@ export function withAlpha(color: string, alpha: number): string {
 }
 
 /** Canvas font for axis and in-plot labels, scaled for the device pixel ratio where asked. */
+/** The colour of compared series number i (cycling through the tokens). */
+export function seriesColor(c: ChartColors, i: number): string {
+  return c.series[i % c.series.length]!;
+}
+
+/** CSS for the same colour (legends next to a canvas), cycling like seriesColor. */
+export function seriesCss(i: number): string {
+  return `var(--series-${(i % SERIES_TOKENS) + 1})`;
+}
+
 export function chartFont(px: number, ratio = 1): string {
   return `${Math.round(px * ratio)}px 'Inter Variable', ui-sans-serif, system-ui, sans-serif`;
 }

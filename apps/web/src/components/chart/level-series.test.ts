@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Reading } from '@agua/shared';
-import type { LevelTrend } from '../api/get-device-readings';
-import { buildLevelColumns, medianSpacing } from './level-series';
+import type uPlot from 'uplot';
+import { buildLevelColumns, columnsSince, medianSpacing, type BucketTrend } from './level-series';
 
 const MIN = 60_000;
 const t0 = Date.parse('2026-01-01T00:00:00Z');
 const bucket = (i: number, v: number) => ({ ts: new Date(t0 + i * MIN).toISOString(), min: v - 1, max: v + 1, mean: v, count: 3 });
-const trend = (items: LevelTrend['items'], toMin: number): LevelTrend => ({ mode: 'buckets', from: new Date(t0).toISOString(), to: new Date(t0 + toMin * MIN).toISOString(), bucketMs: MIN, items });
+const trend = (items: BucketTrend['items'], toMin: number): BucketTrend => ({ to: new Date(t0 + toMin * MIN).toISOString(), bucketMs: MIN, items });
 const reading = (ms: number, value: number): Reading => ({ ts: new Date(ms).toISOString(), value, unit: 'm', status: 'normal' });
 
 describe('buildLevelColumns', () => {
@@ -41,5 +41,24 @@ describe('buildLevelColumns', () => {
   it('medianSpacing is the middle gap', () => {
     expect(medianSpacing([0, 1, 2, 10])).toBe(1);
     expect(medianSpacing([5])).toBe(0);
+  });
+});
+
+describe('columnsSince', () => {
+  const data: uPlot.AlignedData = [
+    [10, 20, 30, 40],
+    [1, 2, 3, 4],
+  ];
+
+  it('drops what is older than the window but keeps the point just before it', () => {
+    expect(columnsSince(data, 25)).toEqual([
+      [20, 30, 40],
+      [2, 3, 4],
+    ]);
+  });
+
+  it('keeps everything when the window starts before the first point, and the last point when all are older', () => {
+    expect(columnsSince(data, 5)).toBe(data);
+    expect(columnsSince(data, 100)).toEqual([[40], [4]]);
   });
 });

@@ -29,3 +29,8 @@ export function timeAxisValues(splits: number[], incrSeconds: number): string[] 
 export function formatInstant(ms: number): string {
   return full.format(new Date(ms));
 }
+
+/** Tick labels of a short time axis (an hour on a card): times of day only, one line each. */
+export function clockAxisValues(splits: number[]): string[] {
+  return splits.map((s) => hm.format(new Date(s * 1000)));
+}

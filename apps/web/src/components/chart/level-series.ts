@@ -1,7 +1,14 @@
 /** Turns trend buckets plus live readings into uPlot's columns (x in seconds) with real gaps. */
 import type uPlot from 'uplot';
 import type { Reading } from '@agua/shared';
-import type { LevelTrend } from '../api/get-device-readings';
+
+/** A level sensor's downsampled stored readings (GET /devices/{id}/readings?points=N). */
+export interface BucketTrend {
+  /** End of the asked range: live readings from here on continue the trend. */
+  to: string;
+  bucketMs: number;
+  items: { ts: string; min: number; max: number; mean: number }[];
+}
 
 export interface LevelColumns {
   data: uPlot.AlignedData;
@@ -30,7 +37,7 @@ export function medianSpacing(times: number[]): number {
  * at a slower rate than the buckets (one reading every few minutes) is not a gap: the threshold
  * grows to three times the usual spacing of the points.
  */
-export function buildLevelColumns(trend: LevelTrend | undefined, live: Reading[], gapMs: number): LevelColumns {
+export function buildLevelColumns(trend: BucketTrend | undefined, live: Reading[], gapMs: number): LevelColumns {
   const rows: Row[] = [];
   let endMs = Number.NEGATIVE_INFINITY;
   if (trend) {
@@ -62,4 +69,15 @@ export function buildLevelColumns(trend: LevelTrend | undefined, live: Reading[]
     previous = row.t;
   }
   return { data: [xs, mins, maxs, means], count: rows.length };
+}
+
+/**
+ * The columns from `fromS` (seconds) on, keeping the one point before it so the line still enters
+ * the window from its left edge: an hour on a card does not carry older points along.
+ */
+export function columnsSince(data: uPlot.AlignedData, fromS: number): uPlot.AlignedData {
+  const xs = data[0];
+  let first = 0;
+  while (first < xs.length - 1 && xs[first + 1]! < fromS) first++;
+  return first === 0 ? data : (data.map((column) => column.slice(first)) as uPlot.AlignedData);
 }
