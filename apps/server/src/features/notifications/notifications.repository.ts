@@ -131,13 +131,34 @@ export class NotificationsRepository {
     return rows.map((r) => ({ id: r.id, userId: r.user_id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, createdAtMs: Number(r.created_at_ms) }));
   }
 
-  /** A browser's subscription; the same endpoint again replaces the old one (keys rotate). */
-  async savePushSubscription(s: PushSubscriptionRecord): Promise<void> {
-    await this.db.deleteFrom('push_subscriptions').where('endpoint', '=', s.endpoint).execute();
-    await this.db
+  /**
+   * A browser's subscription, for its user only: the same endpoint again from the same user
+   * replaces its keys (they rotate) and counts as subscribed now; an endpoint another user holds
+   * is left alone (false). Then the user keeps the `keep` subscribed most recently, this one
+   * among them.
+   */
+  async savePushSubscription(s: PushSubscriptionRecord, keep: number): Promise<boolean> {
+    const saved = await this.db
       .insertInto('push_subscriptions')
       .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at_ms: s.createdAtMs })
-      .execute();
+      .onConflict((oc) =>
+        oc
+          .column('endpoint')
+          .doUpdateSet({ p256dh: s.p256dh, auth: s.auth, created_at_ms: s.createdAtMs })
+          .where('push_subscriptions.user_id', '=', s.userId),
+      )
+      .executeTakeFirst();
+    if (Number(saved.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    const newestOthers = this.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', s.userId)
+      .where('endpoint', '<>', s.endpoint)
+      .orderBy('created_at_ms', 'desc')
+      .orderBy('id', 'desc')
+      .limit(keep - 1);
+    await this.db.deleteFrom('push_subscriptions').where('user_id', '=', s.userId).where('endpoint', '<>', s.endpoint).where('id', 'not in', newestOthers).execute();
+    return true;
   }
 
   async deletePushSubscription(where: { id: string } | { userId: string; endpoint: string }): Promise<number> {
