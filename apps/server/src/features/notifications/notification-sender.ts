@@ -39,6 +39,10 @@ const CLAIM_BATCH: Record<NotificationChannel, number> = { email: 1000, webhook:
  * queue are not read again, and after a crash the interrupted attempts are made again after it.
  */
 const CLAIM_LEASE_MS = 10_000;
+/** The longest a claim waits for others of its destinations (then it is a claim past its lease, skipped by the query). */
+const MAX_QUEUE_WAIT_MS = 15 * 60_000;
+/** Held rows past their lease that the claim query skips, at most (a bound on its parameters). */
+const MAX_SKIPPED = 5_000;
 /** Outcomes are settled together, at most this long after the first of them. */
 const SETTLE_EVERY_MS = 50;
 /** Kicks this close together make one look at the outbox. */
@@ -51,15 +55,15 @@ interface Lane {
   channel: NotificationChannel;
   queue: DeliveryRecord[];
   inFlight: number;
-  /** Claimed and not yet settled (queued or under way): never claimed twice. */
-  held: Set<number>;
+  /** Claimed and not yet settled (queued or under way), with the end of each claim: never claimed twice. */
+  held: Map<number, number>;
   /** The destinations of each queued row, fixed when it was claimed. */
   destinations: Map<number, string[]>;
   /** Attempts under way per destination. */
   busy: Map<string, number>;
 }
 
-const newLane = (channel: NotificationChannel): Lane => ({ channel, queue: [], inFlight: 0, held: new Set(), destinations: new Map(), busy: new Map() });
+const newLane = (channel: NotificationChannel): Lane => ({ channel, queue: [], inFlight: 0, held: new Map(), destinations: new Map(), busy: new Map() });
 
 /**
  * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"). Per channel, due
@@ -150,7 +154,10 @@ export class NotificationSender {
     const claimed: Array<{ lane: Lane; rows: DeliveryRecord[] }> = [];
     for (const [channel, lane] of this.lanes) {
       if (this.nextStartable(lane) >= 0) continue;
-      const rows = (await this.repo.due(channel, now, CLAIM_BATCH[channel])).filter((d) => !lane.held.has(d.row));
+      // Rows held here past their lease are due again in the table: the query passes over them,
+      // or a long wait behind a busy destination would fill every batch with rows already here.
+      const skip = [...lane.held].filter(([, until]) => until <= now).map(([row]) => row).slice(0, MAX_SKIPPED);
+      const rows = (await this.repo.due(channel, now, CLAIM_BATCH[channel], skip)).filter((d) => !lane.held.has(d.row));
       if (rows.length > 0) claimed.push({ lane, rows });
     }
     if (claimed.length === 0) return;
@@ -161,16 +168,18 @@ export class NotificationSender {
         const destinations = this.opts.destinationsOf(d);
         lane.destinations.set(d.row, destinations);
         // A row behind others of its destinations waits for them, an attempt deadline per round
-        // of slots at most: its lease covers that wait, so that it is not due again — and read
-        // again, ahead of newer rows — while it waits here.
+        // of slots at most: its lease covers that wait (up to MAX_QUEUE_WAIT_MS), so that it is
+        // not due again — for another instance to take — while it waits here.
         const rounds = Math.max(0, ...destinations.map((k) => Math.floor((ahead.get(k) ?? 0) / this.opts.perDestination)));
         for (const k of destinations) ahead.set(k, (ahead.get(k) ?? 0) + 1);
-        claims.push({ row: d.row, retryAtMs: now + rounds * this.opts.attemptMs + Math.max(CLAIM_LEASE_MS, retryDelayMs(d.attempts + 1)) });
+        const wait = Math.min(rounds * this.opts.attemptMs, MAX_QUEUE_WAIT_MS);
+        claims.push({ row: d.row, retryAtMs: now + wait + Math.max(CLAIM_LEASE_MS, this.opts.attemptMs, retryDelayMs(d.attempts + 1)) });
       }
     }
     await this.store.claimOutbox(claims);
+    const until = new Map(claims.map((c) => [c.row, c.retryAtMs]));
     for (const { lane, rows } of claimed) {
-      for (const d of rows) lane.held.add(d.row);
+      for (const d of rows) lane.held.set(d.row, until.get(d.row)!);
       lane.queue.push(...rows);
       this.pump(lane, now);
     }

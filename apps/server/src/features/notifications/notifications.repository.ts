@@ -178,16 +178,11 @@ export class NotificationsRepository {
     await this.db.insertInto('settings').values({ key: ESCALATION_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   }
 
-  /** Pending notifications of a channel due by `nowMs`, oldest first. */
-  async due(channel: NotificationChannel, nowMs: number, limit: number): Promise<DeliveryRecord[]> {
-    const rows = await this.withContent()
-      .where('o.state', '=', 'pending')
-      .where('o.channel', '=', channel)
-      .where('o.next_attempt_ms', '<=', nowMs)
-      .orderBy('o.next_attempt_ms')
-      .limit(limit)
-      .execute();
-    return rows.map(toDelivery);
+  /** Pending notifications of a channel due by `nowMs`, oldest first, but for the rows in `skip`. */
+  async due(channel: NotificationChannel, nowMs: number, limit: number, skip: number[] = []): Promise<DeliveryRecord[]> {
+    let query = this.withContent().where('o.state', '=', 'pending').where('o.channel', '=', channel).where('o.next_attempt_ms', '<=', nowMs);
+    if (skip.length > 0) query = query.where('o.id', 'not in', skip);
+    return (await query.orderBy('o.next_attempt_ms').limit(limit).execute()).map(toDelivery);
   }
 
   /** The delivery log: newest first, a page after the row `after`. */

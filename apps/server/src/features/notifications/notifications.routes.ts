@@ -87,7 +87,7 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
     config: { access: 'read' },
     schema: {
       tags,
-      summary: 'Turn push off for this browser',
+      summary: 'Turn push off for this browser (the web app does so when its user signs out); only my own subscriptions',
       security: SESSION_SECURITY,
       body: Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 2000 }) }),
       response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },

@@ -22,7 +22,6 @@ const CODE_REASONS: Record<string, string> = {
   EENVELOPE: 'el servidor de correo rechazó el remitente o el destinatario',
   EMESSAGE: 'el servidor de correo rechazó el mensaje',
   EPROTOCOL: 'respuesta no válida del servidor',
-  HPE_INVALID_CONSTANT: 'respuesta no válida del servidor',
 };
 
 /** TLS failures, whatever the detail (certificate, protocol, handshake): the log says only that. */
@@ -36,6 +35,8 @@ export function attemptReason(err: unknown): string {
   const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : '';
   if (CODE_REASONS[code]) return CODE_REASONS[code];
   if (TLS_CODE.test(code)) return 'fallo de TLS';
+  // node:http's parser (HPE_…): the receiver's answer was not HTTP.
+  if (code.startsWith('HPE_')) return 'respuesta no válida del servidor';
   return 'error de envío';
 }
 

@@ -41,7 +41,10 @@ export class HttpPoster {
           clearTimeout(deadline);
           resolve(res.statusCode ?? 0);
         });
-        res.once('error', reject);
+        res.once('error', (err) => {
+          clearTimeout(deadline);
+          reject(err);
+        });
       });
       // Rejected here, whatever the request and its answer then emit as they are torn down.
       const deadline = setTimeout(() => {
