@@ -51,9 +51,10 @@ export default defineConfig({
       // Sign-in lockout would trip over the many deliberate failures of the suite.
       LOGIN_MAX_FAILURES_PER_ADDRESS: '1000',
       LOGIN_MAX_FAILURES_PER_USER: '1000',
-      // Push goes to a local endpoint of the test (plain http), with links on this address.
+      // Push goes to a local endpoint of the test (plain http on loopback), with links on this address.
       PUBLIC_URL: baseURL,
       PUSH_ALLOW_HTTP: 'true',
+      PUSH_ALLOW_PRIVATE: 'true',
     },
   },
 });

@@ -1,7 +1,36 @@
 import { pushKeys, startReceiver } from '../apps/server/test/helpers/receivers';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { signIn } from './support/auth';
+import { sidebar, signIn } from './support/auth';
 import { expectToast } from './support/toast';
+
+/**
+ * Headless Chromium cannot reach a real push service: the browser's PushManager is replaced by
+ * one that hands out a subscription to a local endpoint of the test; everything after it — the
+ * page, the server, VAPID, RFC 8291 encryption — is real, and the endpoint decrypts.
+ */
+async function fakePushManager(page: Page, endpoint: string, keys: { p256dh: string; auth: string }): Promise<void> {
+  await page.addInitScript(
+    ({ endpoint, p256dh, auth }) => {
+      let current: unknown = null;
+      const subscription = {
+        endpoint,
+        expirationTime: null,
+        options: {},
+        getKey: () => null,
+        toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
+        unsubscribe: async () => {
+          current = null;
+          return true;
+        },
+      };
+      PushManager.prototype.subscribe = async () => (current = subscription) as PushSubscription;
+      PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
+      Notification.requestPermission = async () => 'granted';
+    },
+    { endpoint, ...keys },
+  );
+}
 
 test.describe('Notificaciones', () => {
   test('la app es instalable: manifiesto válido y service worker registrado, sin errores de instalabilidad', async ({ page }) => {
@@ -51,32 +80,10 @@ test.describe('Notificaciones', () => {
   });
 
   test('push en este navegador: se activa y la prueba llega cifrada al servicio push', async ({ page }) => {
-    // Headless Chromium cannot reach a real push service: the browser's PushManager is replaced by
-    // one that hands out a subscription to a local endpoint of this test; everything after it —
-    // the page, the server, VAPID, RFC 8291 encryption — is real, and the endpoint decrypts.
     const service = await startReceiver();
     const keys = pushKeys();
     try {
-      await page.addInitScript(
-        ({ endpoint, p256dh, auth }) => {
-          let current: unknown = null;
-          const subscription = {
-            endpoint,
-            expirationTime: null,
-            options: {},
-            getKey: () => null,
-            toJSON: () => ({ endpoint, expirationTime: null, keys: { p256dh, auth } }),
-            unsubscribe: async () => {
-              current = null;
-              return true;
-            },
-          };
-          PushManager.prototype.subscribe = async () => (current = subscription) as PushSubscription;
-          PushManager.prototype.getSubscription = async () => current as PushSubscription | null;
-          Notification.requestPermission = async () => 'granted';
-        },
-        { endpoint: `${service.url}/push/e2e`, ...keys.keys },
-      );
+      await fakePushManager(page, `${service.url}/push/e2e`, keys.keys);
       await signIn(page, 'operator');
       await page.goto('/account/notifications');
       await page.getByRole('button', { name: 'Activar push aquí' }).click();
@@ -89,6 +96,24 @@ test.describe('Notificaciones', () => {
       expect(message.title).toBe('Prueba de notificación · Panel de Control de Agua');
       await page.getByRole('button', { name: 'Desactivar push aquí' }).click();
       await expectToast(page, 'Push desactivado en este navegador');
+      const mine = await (await page.request.get('/api/v1/notifications/me')).json();
+      expect(mine.pushSubscriptions).toBe(0);
+    } finally {
+      await service.close();
+    }
+  });
+
+  test('Cerrar Sesión quita el push de este navegador: no le llegan más alarmas de esa cuenta', async ({ page }) => {
+    const service = await startReceiver();
+    try {
+      await fakePushManager(page, `${service.url}/push/salida`, pushKeys().keys);
+      await signIn(page, 'operator');
+      await page.goto('/account/notifications');
+      await page.getByRole('button', { name: 'Activar push aquí' }).click();
+      await expect(page.getByText('Navegadores con push: 1.')).toBeVisible();
+      await sidebar(page).getByRole('button', { name: 'Cerrar Sesión' }).click();
+      await expect(page).toHaveURL(/\/login$/);
+      await signIn(page, 'operator');
       const mine = await (await page.request.get('/api/v1/notifications/me')).json();
       expect(mine.pushSubscriptions).toBe(0);
     } finally {

@@ -59,6 +59,13 @@ export interface Config {
   vapidKeys: { publicKey: string; privateKey: string } | null;
   /** Push endpoints on plain http accepted (PUSH_ALLOW_HTTP; for tests with a local push service). */
   pushAllowHttp: boolean;
+  /**
+   * Push endpoints on loopback and private addresses accepted (PUSH_ALLOW_PRIVATE; for tests with a
+   * local push service). Without it push goes only to public addresses (docs/security.md "Outbound requests").
+   */
+  pushAllowPrivate: boolean;
+  /** The whole of one delivery attempt — connect, send, answer — ends within this (NOTIFICATION_DEADLINE_MS). */
+  notificationDeadlineMs: number;
   /** Secret used to key device-key hashes; generated and kept in DATA_DIR when not given. */
   deviceKeyPepper: string | null;
   /** A port of its own for `/metrics` (METRICS_PORT), without a token; null = not served there. */
@@ -178,6 +185,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl: publicUrlOf(env.PUBLIC_URL),
     vapidKeys: vapidKeysOf(env),
     pushAllowHttp: bool(env, 'PUSH_ALLOW_HTTP', false),
+    pushAllowPrivate: bool(env, 'PUSH_ALLOW_PRIVATE', false),
+    notificationDeadlineMs: int(env, 'NOTIFICATION_DEADLINE_MS', 10_000, 100, 120_000),
     externalBroker: externalBrokerOf(env),
     metricsPort: env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 0, 65535) : null,
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),

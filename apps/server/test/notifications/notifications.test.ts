@@ -28,7 +28,7 @@ describe('notifications', () => {
   let ts = Date.now() - 600_000;
   const push = pushKeys();
 
-  const env = () => ({ SMTP_URL: mailbox.url, PUBLIC_URL: 'http://agua.test/planta/', PUSH_ALLOW_HTTP: 'true', DEVICE_RATE_LIMIT: '0', LOG_LEVEL: 'silent' });
+  const env = () => ({ SMTP_URL: mailbox.url, PUBLIC_URL: 'http://agua.test/planta/', PUSH_ALLOW_HTTP: 'true', PUSH_ALLOW_PRIVATE: 'true', DEVICE_RATE_LIMIT: '0', LOG_LEVEL: 'silent' });
   const level = async (value: number) => {
     ts += 1000;
     const res = await postTelemetry(s, levelMsg(LEVEL_2, value, { ts }));

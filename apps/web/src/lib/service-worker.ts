@@ -14,3 +14,9 @@ export async function serviceWorkerReady(): Promise<ServiceWorkerRegistration | 
   if (!('serviceWorker' in navigator)) return null;
   return navigator.serviceWorker.ready;
 }
+
+/** This browser's service worker registration as it is now, without waiting for one (null: none). */
+export async function serviceWorkerRegistration(): Promise<ServiceWorkerRegistration | null> {
+  if (!('serviceWorker' in navigator)) return null;
+  return (await navigator.serviceWorker.getRegistration()) ?? null;
+}

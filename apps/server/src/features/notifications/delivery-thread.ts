@@ -1,7 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
 import { startWorker } from '../../lib/worker-thread';
-import { PermanentDeliveryError, type Message } from './channels/channel';
+import { DeliveryError, PermanentDeliveryError, type Message } from './channels/channel';
 import { SubscriptionGoneError } from './channels/push-channel';
 import type { DeliveryResponse, DeliveryThreadData, Recipient } from './delivery.protocol';
 
@@ -52,7 +52,7 @@ export class DeliveryThread {
     worker.on('exit', () => {
       if (this.worker !== worker) return;
       this.worker = null;
-      for (const p of this.pending.values()) p.reject(new Error('el hilo de envío terminó'));
+      for (const p of this.pending.values()) p.reject(new DeliveryError('el hilo de envío terminó'));
       this.pending.clear();
     });
     this.worker = worker;
@@ -64,8 +64,8 @@ export class DeliveryThread {
     if (!p) return;
     this.pending.delete(res.id);
     if (res.ok) return p.resolve();
-    const err = res.kind === 'gone' ? new SubscriptionGoneError(res.error) : res.kind === 'permanent' ? new PermanentDeliveryError(res.error) : new Error(res.error);
-    err.name = res.name === 'TimeoutError' ? 'TimeoutError' : err.name;
-    p.reject(err);
+    // The message is the delivery log's words; the raw error rides along as the cause, for the server's log.
+    const Kind = res.kind === 'gone' ? SubscriptionGoneError : res.kind === 'permanent' ? PermanentDeliveryError : DeliveryError;
+    p.reject(new Kind(res.error, { cause: res.detail }));
   }
 }

@@ -9,6 +9,10 @@ export interface DeliveryThreadData {
   smtpFrom: string;
   vapid: VapidKeys;
   vapidSubject: string;
+  /** Every attempt ends within this (NOTIFICATION_DEADLINE_MS). */
+  deadlineMs: number;
+  /** Push endpoints on loopback and private addresses allowed (PUSH_ALLOW_PRIVATE, tests only). */
+  pushAllowPrivate: boolean;
 }
 
 /** Whom a delivery goes to, as the main thread knows them now (null: gone). */
@@ -22,6 +26,10 @@ export type DeliveryRequest = { id: number; op: 'send'; recipient: Recipient; me
 /** Why an attempt failed, so the sender can tell a retry from giving up. */
 export type FailureKind = 'retry' | 'permanent' | 'gone';
 
-export type DeliveryResponse = { id: number; ok: true } | { id: number; ok: false; error: string; kind: FailureKind; name: string };
+/**
+ * `error`: the delivery log's words for the failure (attemptReason); `detail`: the raw error, for
+ * the server's log only.
+ */
+export type DeliveryResponse = { id: number; ok: true } | { id: number; ok: false; error: string; detail: string; kind: FailureKind };
 
 export type { NotificationChannel };

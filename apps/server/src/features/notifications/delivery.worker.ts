@@ -2,15 +2,21 @@
 // here, so an alarm flood's thousands of requests never take the event loop that answers the
 // devices (ADR 010). The main thread decides what to send and records the outcome.
 import { parentPort, workerData } from 'node:worker_threads';
+import { attemptDetail, attemptReason } from './channels/attempt-reason';
 import { PermanentDeliveryError } from './channels/channel';
+import { pushPolicy, WEBHOOK_POLICY } from './channels/destinations';
 import { EmailChannel } from './channels/email-channel';
+import { HttpPoster } from './channels/http-post';
 import { PushChannel, SubscriptionGoneError } from './channels/push-channel';
 import { sendWebhook } from './channels/webhook-channel';
 import type { DeliveryRequest, DeliveryResponse, DeliveryThreadData, FailureKind } from './delivery.protocol';
 
 const config = workerData as DeliveryThreadData;
-const email = config.smtpUrl ? new EmailChannel(config.smtpUrl, config.smtpFrom) : null;
-const push = new PushChannel(config.vapid, config.vapidSubject);
+const email = config.smtpUrl ? new EmailChannel(config.smtpUrl, config.smtpFrom, config.deadlineMs) : null;
+// Push endpoints are chosen by any user, webhooks by admins: each under its own policy.
+const pushPoster = new HttpPoster(pushPolicy(config.pushAllowPrivate), config.deadlineMs);
+const webhookPoster = new HttpPoster(WEBHOOK_POLICY, config.deadlineMs);
+const push = new PushChannel(config.vapid, config.vapidSubject, pushPoster);
 const port = parentPort!;
 
 async function send(req: Extract<DeliveryRequest, { op: 'send' }>): Promise<void> {
@@ -21,7 +27,7 @@ async function send(req: Extract<DeliveryRequest, { op: 'send' }>): Promise<void
       if (!recipient.user || !recipient.user.active || !recipient.user.email) throw new PermanentDeliveryError('el usuario ya no existe, está inactivo o no tiene correo');
       return email.send(recipient.user.email, messages);
     case 'webhook':
-      return sendWebhook(recipient.webhook ?? undefined, messages[0]!);
+      return sendWebhook(webhookPoster, recipient.webhook ?? undefined, messages[0]!);
     case 'push':
       return push.send(recipient.subscription ?? undefined, messages[0]!);
   }
@@ -32,17 +38,14 @@ const kindOf = (err: unknown): FailureKind => (err instanceof SubscriptionGoneEr
 port.on('message', (req: DeliveryRequest) => {
   if (req.op === 'close') {
     email?.close();
+    pushPoster.close();
+    webhookPoster.close();
     port.postMessage({ id: req.id, ok: true } satisfies DeliveryResponse);
     port.close();
     return;
   }
   send(req).then(
     () => port.postMessage({ id: req.id, ok: true } satisfies DeliveryResponse),
-    (err: unknown) => {
-      const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-      const cause = e?.cause?.code ?? e?.cause?.message;
-      const error = (cause ? `${e?.message ?? 'error'} (${cause})` : (e?.message ?? String(err))).slice(0, 500);
-      port.postMessage({ id: req.id, ok: false, error, kind: kindOf(err), name: e?.name ?? 'Error' } satisfies DeliveryResponse);
-    },
+    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: attemptReason(err), detail: attemptDetail(err), kind: kindOf(err) } satisfies DeliveryResponse),
   );
 });

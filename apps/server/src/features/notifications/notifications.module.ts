@@ -10,11 +10,12 @@ import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { UsersRepository } from '../users/users.repository';
 import { AlarmNotices } from './alarm-notices';
+import { pushPolicy } from './channels/destinations';
 import { generateVapidKeys, type VapidKeys } from './channels/push-channel';
 import { DeliveryThread } from './delivery-thread';
 import { NotificationDirectory } from './notification-directory';
 import { NotificationSender, type Deliver, type OutboxStore } from './notification-sender';
-import { NotificationsRepository } from './notifications.repository';
+import { NotificationsRepository, type DeliveryRecord } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 
 export interface Notifications {
@@ -40,8 +41,14 @@ export interface NotificationsDeps {
   log: FastifyBaseLogger;
 }
 
-/** Attempts under way at once, per channel (e-mail: as many as the SMTP pool's connections). */
+/** Attempts under way at once, per channel (e-mail: a few connections to the one SMTP server). */
 const CONCURRENCY = { email: 4, webhook: 32, push: 32 } as const;
+/**
+ * Attempts under way at once per destination host, and per user for push (docs/security.md
+ * "Outbound requests"): a receiver that never finishes answering holds this many slots of its
+ * channel for an attempt deadline, and everything else goes ahead beside it.
+ */
+export const SLOTS_PER_DESTINATION = 4;
 const POLL_MS = 1_000;
 
 /** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
@@ -55,7 +62,17 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
   d.alarmEngine.useNoticePlanner((changes) => notices.annotate(changes));
 
   const vapid = config.vapidKeys ?? (JSON.parse(await d.settings.getOrCreate('vapid_keys', () => JSON.stringify(generateVapidKeys()))) as VapidKeys);
-  const thread = new DeliveryThread({ smtpUrl: config.smtpUrl, smtpFrom: config.smtpFrom, vapid, vapidSubject: vapidSubject(config) }, d.log);
+  const thread = new DeliveryThread(
+    {
+      smtpUrl: config.smtpUrl,
+      smtpFrom: config.smtpFrom,
+      vapid,
+      vapidSubject: vapidSubject(config),
+      deadlineMs: config.notificationDeadlineMs,
+      pushAllowPrivate: config.pushAllowPrivate,
+    },
+    d.log,
+  );
   // Whom to send to is decided here, with what the directory knows now; the sending is the thread's.
   const deliver: Deliver = async ([delivery], messages) => {
     const { channel, recipientId, target } = delivery!;
@@ -81,10 +98,14 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
     vapidPublicKey: vapid.publicKey,
     link,
     allowInsecurePush: config.pushAllowHttp,
+    pushPolicy: pushPolicy(config.pushAllowPrivate),
     written: () => sender?.kick(),
   });
   sender = new NotificationSender(repo, d.store, deliver, d.log, {
     concurrency: CONCURRENCY,
+    perDestination: SLOTS_PER_DESTINATION,
+    destinationsOf: (delivery) => destinationsOf(directory, delivery),
+    attemptMs: config.notificationDeadlineMs,
     pollMs: POLL_MS,
     forgetSubscription: (id) => service.forgetSubscription(id),
   });
@@ -95,6 +116,25 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
   // An alarm change stored here may carry notices to send.
   d.bus.on('alarm.updated', () => sender?.kick());
   return { service, sender, directory, close: () => thread.close() };
+}
+
+/**
+ * The destinations an attempt occupies: a webhook's host; a push endpoint's host and its user
+ * (a user's browsers together, whatever hosts they name). E-mail goes to the one SMTP server.
+ */
+function destinationsOf(directory: NotificationDirectory, d: DeliveryRecord): string[] {
+  switch (d.channel) {
+    case 'webhook': {
+      const webhook = directory.webhook(d.recipientId);
+      return webhook ? [`host:${new URL(webhook.url).hostname}`] : [];
+    }
+    case 'push': {
+      const subscription = d.target ? directory.subscription(d.target) : undefined;
+      return subscription ? [`host:${new URL(subscription.endpoint).hostname}`, `user:${d.recipientId}`] : [];
+    }
+    case 'email':
+      return [];
+  }
 }
 
 /** VAPID's contact: the system's https address, else the e-mail sender's address. */

@@ -131,13 +131,34 @@ export class NotificationsRepository {
     return rows.map((r) => ({ id: r.id, userId: r.user_id, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, createdAtMs: Number(r.created_at_ms) }));
   }
 
-  /** A browser's subscription; the same endpoint again replaces the old one (keys rotate). */
-  async savePushSubscription(s: PushSubscriptionRecord): Promise<void> {
-    await this.db.deleteFrom('push_subscriptions').where('endpoint', '=', s.endpoint).execute();
-    await this.db
+  /**
+   * A browser's subscription, for its user only: the same endpoint again from the same user
+   * replaces its keys (they rotate) and counts as subscribed now; an endpoint another user holds
+   * is left alone (false). Then the user keeps the `keep` subscribed most recently, this one
+   * among them.
+   */
+  async savePushSubscription(s: PushSubscriptionRecord, keep: number): Promise<boolean> {
+    const saved = await this.db
       .insertInto('push_subscriptions')
       .values({ id: s.id, user_id: s.userId, endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth, created_at_ms: s.createdAtMs })
-      .execute();
+      .onConflict((oc) =>
+        oc
+          .column('endpoint')
+          .doUpdateSet({ p256dh: s.p256dh, auth: s.auth, created_at_ms: s.createdAtMs })
+          .where('push_subscriptions.user_id', '=', s.userId),
+      )
+      .executeTakeFirst();
+    if (Number(saved.numInsertedOrUpdatedRows ?? 0) === 0) return false;
+    const newestOthers = this.db
+      .selectFrom('push_subscriptions')
+      .select('id')
+      .where('user_id', '=', s.userId)
+      .where('endpoint', '<>', s.endpoint)
+      .orderBy('created_at_ms', 'desc')
+      .orderBy('id', 'desc')
+      .limit(keep - 1);
+    await this.db.deleteFrom('push_subscriptions').where('user_id', '=', s.userId).where('endpoint', '<>', s.endpoint).where('id', 'not in', newestOthers).execute();
+    return true;
   }
 
   async deletePushSubscription(where: { id: string } | { userId: string; endpoint: string }): Promise<number> {
@@ -157,16 +178,11 @@ export class NotificationsRepository {
     await this.db.insertInto('settings').values({ key: ESCALATION_KEY, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
   }
 
-  /** Pending notifications of a channel due by `nowMs`, oldest first. */
-  async due(channel: NotificationChannel, nowMs: number, limit: number): Promise<DeliveryRecord[]> {
-    const rows = await this.withContent()
-      .where('o.state', '=', 'pending')
-      .where('o.channel', '=', channel)
-      .where('o.next_attempt_ms', '<=', nowMs)
-      .orderBy('o.next_attempt_ms')
-      .limit(limit)
-      .execute();
-    return rows.map(toDelivery);
+  /** Pending notifications of a channel due by `nowMs`, oldest first, but for the rows in `skip`. */
+  async due(channel: NotificationChannel, nowMs: number, limit: number, skip: number[] = []): Promise<DeliveryRecord[]> {
+    let query = this.withContent().where('o.state', '=', 'pending').where('o.channel', '=', channel).where('o.next_attempt_ms', '<=', nowMs);
+    if (skip.length > 0) query = query.where('o.id', 'not in', skip);
+    return (await query.orderBy('o.next_attempt_ms').limit(limit).execute()).map(toDelivery);
   }
 
   /** The delivery log: newest first, a page after the row `after`. */

@@ -27,6 +27,10 @@ export interface NotificationsRoutesOptions {
 const tags = ['notifications'];
 const Queued = Type.Object({ queued: Type.Integer({ description: 'notifications written to the outbox' }) });
 const WebhookParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const TEST_SEND_LIMIT = "Test sends (push, e-mail, webhooks) share one budget per user: 5 at once, then one every 12 s; beyond it 429 TEST_SEND_RATE_LIMITED with Retry-After.";
+const WEBHOOK_DESTINATIONS =
+  'A URL whose host is — literally or by what its name resolves to — link-local (169.254.0.0/16, fe80::/10), a cloud metadata address, ' +
+  'multicast, broadcast or unspecified is 422 WEBHOOK_URL_NOT_ALLOWED; the plant network, loopback included, is fine. Checked again at every attempt.';
 
 const encodeCursor = (row: number) => Buffer.from(String(row)).toString('base64url');
 function decodeCursor(cursor: string): number {
@@ -68,9 +72,13 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
     schema: {
       tags,
       summary: "Turn push on for this browser (the PushSubscription's JSON); the same endpoint again replaces it",
+      description:
+        'The endpoint must be a public push service: a loopback, private, link-local, multicast or unspecified address, in any notation or ' +
+        'by what its name resolves to, is 422 PUSH_ENDPOINT_NOT_ALLOWED (and is checked again at every attempt). An endpoint another user ' +
+        'subscribed is 409 PUSH_ENDPOINT_TAKEN. At most 10 browsers per user: an 11th replaces the one subscribed longest ago.',
       security: SESSION_SECURITY,
       body: PushSubscriptionBodySchema,
-      response: { 201: MyNotificationsSchema, ...errors(400, 401, 403, 422) },
+      response: { 201: MyNotificationsSchema, ...errors(400, 401, 403, 409, 422) },
     },
     handler: async (req, reply) => reply.code(201).send(await n.subscribePush(req.auth!.user, req.body)),
   });
@@ -79,7 +87,7 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
     config: { access: 'read' },
     schema: {
       tags,
-      summary: 'Turn push off for this browser',
+      summary: 'Turn push off for this browser (the web app does so when its user signs out); only my own subscriptions',
       security: SESSION_SECURITY,
       body: Type.Object({ endpoint: Type.String({ minLength: 1, maxLength: 2000 }) }),
       response: { 204: Type.Null(), ...errors(400, 401, 403, 404) },
@@ -92,13 +100,25 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
 
   r.post('/api/v1/notifications/me/test-push', {
     config: { access: 'read' },
-    schema: { tags, summary: 'A test push to every browser of mine with push on', security: SESSION_SECURITY, response: { 202: Queued, ...errors(401, 403, 404, 409) } },
+    schema: {
+      tags,
+      summary: 'A test push to every browser of mine with push on',
+      description: TEST_SEND_LIMIT,
+      security: SESSION_SECURITY,
+      response: { 202: Queued, ...errors(401, 403, 404, 409, 429) },
+    },
     handler: async (req, reply) => reply.code(202).send(await n.testPush(req.auth!.user)),
   });
 
   r.post('/api/v1/notifications/test-email', {
     config: { access: 'manage_users' },
-    schema: { tags, summary: "'Enviar prueba' of e-mail: a test e-mail to my own address", security: SESSION_SECURITY, response: { 202: Queued, ...errors(401, 403, 409) } },
+    schema: {
+      tags,
+      summary: "'Enviar prueba' of e-mail: a test e-mail to my own address",
+      description: TEST_SEND_LIMIT,
+      security: SESSION_SECURITY,
+      response: { 202: Queued, ...errors(401, 403, 409, 429) },
+    },
     handler: async (req, reply) => reply.code(202).send(await n.testEmail(req.auth!.user)),
   });
 
@@ -154,6 +174,7 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
     schema: {
       tags,
       summary: 'Create a webhook; the answer holds its signing secret, shown this once',
+      description: WEBHOOK_DESTINATIONS,
       security: SESSION_SECURITY,
       body: CreateWebhookBodySchema,
       response: { 201: WebhookCreatedSchema, ...errors(400, 401, 403, 422) },
@@ -163,7 +184,15 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
 
   r.patch('/api/v1/webhooks/:id', {
     config: { access: 'manage_users' },
-    schema: { tags, summary: 'Edit a webhook', security: SESSION_SECURITY, params: WebhookParams, body: UpdateWebhookBodySchema, response: { 200: WebhookSchema, ...errors(400, 401, 403, 404, 422) } },
+    schema: {
+      tags,
+      summary: 'Edit a webhook',
+      description: WEBHOOK_DESTINATIONS,
+      security: SESSION_SECURITY,
+      params: WebhookParams,
+      body: UpdateWebhookBodySchema,
+      response: { 200: WebhookSchema, ...errors(400, 401, 403, 404, 422) },
+    },
     handler: async (req) => n.updateWebhook(req.params.id, req.body, actor(req)),
   });
 
@@ -178,7 +207,14 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
 
   r.post('/api/v1/webhooks/:id/test', {
     config: { access: 'manage_users' },
-    schema: { tags, summary: "'Enviar prueba': a test notification to the webhook", security: SESSION_SECURITY, params: WebhookParams, response: { 202: Queued, ...errors(401, 403, 404) } },
-    handler: async (req, reply) => reply.code(202).send(await n.testWebhook(req.params.id)),
+    schema: {
+      tags,
+      summary: "'Enviar prueba': a test notification to the webhook",
+      description: TEST_SEND_LIMIT,
+      security: SESSION_SECURITY,
+      params: WebhookParams,
+      response: { 202: Queued, ...errors(401, 403, 404, 429) },
+    },
+    handler: async (req, reply) => reply.code(202).send(await n.testWebhook(req.auth!.user, req.params.id)),
   });
 }

@@ -14,14 +14,16 @@ import {
   type Webhook,
   DEFAULT_WEBHOOK_MIN_PRIORITY,
 } from '@agua/shared';
-import { conflict, notFound, unprocessable } from '../../lib/errors';
+import { AppError, conflict, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
+import { TokenBuckets } from '../../lib/token-buckets';
 import type { AuditService } from '../audit/audit.service';
 import type { AlarmRecord } from '../alarms/alarms.repository';
 import type { UserRecord } from '../users/users.repository';
 import type { AlarmNotices } from './alarm-notices';
 import type { Message } from './channels/channel';
+import { destinationAllowed, WEBHOOK_POLICY, type DestinationPolicy } from './channels/destinations';
 import type { NotificationDirectory } from './notification-directory';
 import type { DeliveryRecord, NotificationsRepository, WebhookRecord } from './notifications.repository';
 import type { OutboxStore } from './notification-sender';
@@ -42,6 +44,8 @@ export interface NotificationsServiceDeps {
   link: () => string | null;
   /** Push endpoints on plain http (tests with a local push service only). */
   allowInsecurePush: boolean;
+  /** Where push endpoints may be: public push services (or local ones, PUSH_ALLOW_PRIVATE, tests only). */
+  pushPolicy: DestinationPolicy;
   /** New notifications were written: send them now rather than at the next poll. */
   written: () => void;
 }
@@ -58,10 +62,21 @@ export const toWebhook = (w: WebhookRecord): Webhook => ({
 });
 
 /**
+ * Browsers with push per user (one subscription each): a new one beyond this replaces the one
+ * subscribed longest ago — most likely a browser no longer used, which the user could not reach
+ * to turn push off.
+ */
+export const PUSH_SUBSCRIPTIONS_PER_USER = 10;
+/** 'Enviar prueba' of any channel, per user: this many at once, then one every 12 s. */
+const TEST_SENDS = { burst: 5, perMinute: 5 };
+
+/**
  * Who is told what (per-user choices, push subscriptions, webhooks, escalation), the tests of
  * each channel, the escalation rounds and the delivery log. Sending is NotificationSender's.
  */
 export class NotificationsService {
+  private readonly testSends = new TokenBuckets(TEST_SENDS.burst, TEST_SENDS.perMinute / 60);
+
   constructor(private readonly d: NotificationsServiceDeps) {}
 
   // --- 'Mis notificaciones' ------------------------------------------------------------------
@@ -83,10 +98,19 @@ export class NotificationsService {
     return this.mine(user);
   }
 
+  /**
+   * Turns push on for a browser. The endpoint must be a public push service (checked again at
+   * every attempt); it belongs to the first user who subscribed it until that user lets it go.
+   */
   async subscribePush(user: UserRecord, body: PushSubscriptionBody): Promise<MyNotifications> {
     const url = safeUrl(body.endpoint);
     if (!url || !(url.protocol === 'https:' || (this.d.allowInsecurePush && url.protocol === 'http:'))) throw unprocessable('PUSH_ENDPOINT_INVALID');
-    await this.d.repo.savePushSubscription({ id: newId('psh'), userId: user.id, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, createdAtMs: Date.now() });
+    if (!(await destinationAllowed(url, this.d.pushPolicy))) throw unprocessable('PUSH_ENDPOINT_NOT_ALLOWED');
+    const saved = await this.d.repo.savePushSubscription(
+      { id: newId('psh'), userId: user.id, endpoint: body.endpoint, p256dh: body.keys.p256dh, auth: body.keys.auth, createdAtMs: Date.now() },
+      PUSH_SUBSCRIPTIONS_PER_USER,
+    );
+    if (!saved) throw conflict('PUSH_ENDPOINT_TAKEN');
     await this.d.directory.reload();
     return this.mine(user);
   }
@@ -106,13 +130,13 @@ export class NotificationsService {
     if (!this.d.directory.channels.push) throw conflict('CHANNEL_NOT_CONFIGURED');
     const targets = this.d.directory.pushTargets(user.id);
     if (targets.length === 0) throw notFound('PUSH_SUBSCRIPTION_NOT_FOUND');
-    return { queued: await this.writeTests(targets) };
+    return { queued: await this.writeTests(user, targets) };
   }
 
   /** A test e-mail to the signed-in admin's own address. */
   async testEmail(user: UserRecord): Promise<{ queued: number }> {
     if (!this.d.directory.channels.email) throw conflict('CHANNEL_NOT_CONFIGURED');
-    return { queued: await this.writeTests([{ recipientKind: 'user', recipientId: user.id, channel: 'email', target: null }]) };
+    return { queued: await this.writeTests(user, [{ recipientKind: 'user', recipientId: user.id, channel: 'email', target: null }]) };
   }
 
   // --- webhooks (admin) ----------------------------------------------------------------------
@@ -125,7 +149,7 @@ export class NotificationsService {
     const w: WebhookRecord = {
       id: newId('whk'),
       name: body.name.trim(),
-      url: checkedWebhookUrl(body.url),
+      url: await checkedWebhookUrl(body.url),
       format: body.format ?? 'generic',
       chatId: body.chatId ?? null,
       minPriority: (body.minPriority ?? DEFAULT_WEBHOOK_MIN_PRIORITY) as AlarmPriority,
@@ -146,7 +170,7 @@ export class NotificationsService {
     const next: WebhookRecord = {
       ...current,
       ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-      ...(body.url !== undefined ? { url: checkedWebhookUrl(body.url) } : {}),
+      ...(body.url !== undefined ? { url: await checkedWebhookUrl(body.url) } : {}),
       ...(body.format !== undefined ? { format: body.format } : {}),
       ...(body.chatId !== undefined ? { chatId: body.chatId } : {}),
       ...(body.minPriority !== undefined ? { minPriority: body.minPriority as AlarmPriority } : {}),
@@ -169,9 +193,9 @@ export class NotificationsService {
     await this.record('webhook.deleted', id, actor);
   }
 
-  async testWebhook(id: string): Promise<{ queued: number }> {
+  async testWebhook(user: UserRecord, id: string): Promise<{ queued: number }> {
     if (!this.d.directory.webhook(id)) throw notFound('WEBHOOK_NOT_FOUND');
-    return { queued: await this.writeTests([{ recipientKind: 'webhook', recipientId: id, channel: 'webhook', target: null }]) };
+    return { queued: await this.writeTests(user, [{ recipientKind: 'webhook', recipientId: id, channel: 'webhook', target: null }]) };
   }
 
   // --- escalation (admin) --------------------------------------------------------------------
@@ -241,7 +265,13 @@ export class NotificationsService {
     return { deliveryId: r.id, content: r.content };
   }
 
-  private async writeTests(targets: OutboxTarget[]): Promise<number> {
+  /**
+   * Writes an 'Enviar prueba', if the user has a test send left: a few a minute per user, across
+   * channels, so that tests cannot be a way to make the server send in bulk (429 with Retry-After).
+   */
+  private async writeTests(user: UserRecord, targets: OutboxTarget[]): Promise<number> {
+    const waitMs = this.testSends.take(user.id);
+    if (waitMs > 0) throw new AppError(429, 'TEST_SEND_RATE_LIMITED', undefined, { 'retry-after': String(Math.ceil(waitMs / 1000)) });
     const now = Date.now();
     const content = testNotification(this.d.link(), now);
     const cause = `test:${newId('tst')}`;
@@ -263,8 +293,10 @@ function safeUrl(raw: string): URL | null {
   }
 }
 
-function checkedWebhookUrl(raw: string): string {
+/** A webhook's URL: http(s) with a host and no credentials, never link-local or a cloud's metadata address. */
+async function checkedWebhookUrl(raw: string): Promise<string> {
   const url = safeUrl(raw.trim());
   if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname || url.username || url.password) throw unprocessable('WEBHOOK_URL_INVALID');
+  if (!(await destinationAllowed(url, WEBHOOK_POLICY))) throw unprocessable('WEBHOOK_URL_NOT_ALLOWED');
   return url.toString();
 }

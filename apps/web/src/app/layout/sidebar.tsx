@@ -4,6 +4,7 @@ import { can, PRODUCT_NAME, ROLE_DISPLAY_NAMES } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { useAlarmMenuCount } from '@/features/alarms/components/alarm-menu-count';
 import { useAuth } from '@/features/auth/hooks/use-auth';
+import { turnPushOff } from '@/features/notifications/api/push-subscription';
 import { cn } from '@/lib/utils';
 import { NAV_ITEMS } from './nav-items';
 
@@ -26,6 +27,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   async function onLogout() {
     onNavigate?.();
+    // A browser left signed out receives no more alarms: its push subscription goes first, while the session can still delete it.
+    await turnPushOff().catch(() => undefined);
     await logout();
     navigate('/login', { replace: true });
   }

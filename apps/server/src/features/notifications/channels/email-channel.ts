@@ -1,6 +1,6 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { notificationText, type NotificationContent } from '@agua/shared';
-import { ATTEMPT_TIMEOUT_MS, type Message } from './channel';
+import { DeadlineError, type Message } from './channel';
 
 /** Notifications written out in full in a digest; the rest are counted (a flood's e-mail stays readable). */
 const DIGEST_SHOWN = 20;
@@ -14,17 +14,22 @@ export function emailHtml(c: NotificationContent): string {
   return `<div style="font-family:sans-serif;font-size:14px"><h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(c.title)}</h2>${lines}${link}</div>`;
 }
 
-/** E-mail over SMTP (SMTP_URL, SMTP_FROM), one transport for the server's life. */
+/**
+ * E-mail over SMTP (SMTP_URL, SMTP_FROM): a connection per attempt, closed at the attempt's
+ * deadline whatever phase it is in. Not a pool: a pooled connection stalled in its handshake
+ * by a server that trickles its replies cannot be told apart from the others and closed, and a
+ * flood is a few digests anyway, not an e-mail per alarm.
+ */
 export class EmailChannel {
   private readonly transport: Transporter;
 
   constructor(
     smtpUrl: string,
     private readonly from: string,
+    private readonly deadlineMs: number,
   ) {
     const url = new URL(smtpUrl);
-    // A pool of a few connections: a flood of alarms is not a TCP and SMTP handshake per e-mail.
-    const defaults = { connectionTimeout: ATTEMPT_TIMEOUT_MS, greetingTimeout: ATTEMPT_TIMEOUT_MS, socketTimeout: ATTEMPT_TIMEOUT_MS, pool: true, maxConnections: 4 };
+    const defaults = { connectionTimeout: deadlineMs, greetingTimeout: deadlineMs, socketTimeout: deadlineMs };
     for (const [name, value] of Object.entries(defaults)) {
       if (!url.searchParams.has(name)) url.searchParams.set(name, String(value));
     }
@@ -43,7 +48,9 @@ export class EmailChannel {
     const more = messages.length - shown.length;
     const moreText = more > 0 ? `… y ${more} avisos más${link ? `: véalos en ${link}` : ' en la pantalla Alarmas'}.` : null;
     const text = [...shown.map((m) => notificationText(m.content)), ...(moreText ? [moreText] : [])].join('\n\n');
-    await this.transport.sendMail({
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineError()), this.deadlineMs);
+    const mail: SendMailOptions & { signal: AbortSignal } = {
       from: this.from,
       to,
       subject: messages.length === 1 ? first.content.title : `${messages.length} avisos de alarma · ${first.content.title}`,
@@ -52,7 +59,16 @@ export class EmailChannel {
       // The same id on a repeat after a crash: mail systems can tell it is one message.
       messageId: `<${first.deliveryId}@agua.notificaciones>`,
       headers: { 'X-Agua-Delivery': ids.join(' ') },
-    });
+      // nodemailer closes the connection when it aborts, in whatever phase it is.
+      signal: deadline.signal,
+    };
+    try {
+      await this.transport.sendMail(mail);
+    } catch (err) {
+      throw deadline.signal.aborted ? new DeadlineError() : err;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   close(): void {

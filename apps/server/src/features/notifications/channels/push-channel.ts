@@ -1,8 +1,8 @@
 import webpush from 'web-push';
 import { notificationText } from '@agua/shared';
 import type { PushSubscriptionRecord } from '../notifications.repository';
-import { PermanentDeliveryError, type Message } from './channel';
-import { httpPost } from './http-post';
+import { answerError, PermanentDeliveryError, type Message } from './channel';
+import type { HttpPoster } from './http-post';
 
 export interface VapidKeys {
   publicKey: string;
@@ -14,12 +14,14 @@ export class SubscriptionGoneError extends PermanentDeliveryError {}
 
 /**
  * Web Push (RFC 8030/8291/8292): the payload is encrypted for the browser's keys and signed with
- * our VAPID keys by web-push; the request itself is ours (httpPost, with a time limit).
+ * our VAPID keys by web-push; the request itself is ours (the poster: public push services only,
+ * within the deadline).
  */
 export class PushChannel {
   constructor(
     private readonly keys: VapidKeys,
     private readonly subject: string,
+    private readonly poster: HttpPoster,
   ) {}
 
   async send(subscription: PushSubscriptionRecord | undefined, { deliveryId, content: c }: Message): Promise<void> {
@@ -40,9 +42,9 @@ export class PushChannel {
       urgency: c.priority === 1 ? 'high' : 'normal',
       contentEncoding: 'aes128gcm',
     });
-    const status = await httpPost(req.endpoint, req.headers as Record<string, string>, req.body);
+    const status = await this.poster.post(req.endpoint, req.headers as Record<string, string>, req.body);
     if (status === 404 || status === 410) throw new SubscriptionGoneError(`el servicio push dice que la suscripción terminó (HTTP ${status})`);
-    if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);
+    if (status < 200 || status > 299) throw answerError(status);
   }
 }
 

@@ -10,7 +10,7 @@ const FIELDS: readonly WebhookField[] = ['name', 'url', 'format', 'chatId', 'min
 export function fieldOfWebhookError(error: unknown): { field: WebhookField; message: string } | null {
   if (!isApiError(error)) return null;
   const { code, message, details } = error;
-  if (code === 'WEBHOOK_URL_INVALID') return { field: 'url', message };
+  if (code === 'WEBHOOK_URL_INVALID' || code === 'WEBHOOK_URL_NOT_ALLOWED') return { field: 'url', message };
   if (code === 'WEBHOOK_CHAT_ID_REQUIRED') return { field: 'chatId', message };
   if (code === 'VALIDATION_FAILED' && Array.isArray(details)) {
     for (const item of details as Array<{ path?: unknown }>) {
