@@ -1,11 +1,22 @@
-// The CSV every export writes (API.md "Readings and export"); needs nothing.
+// The CSV every export writes (API.md "Readings and export", security.md "CSV exports"); needs nothing.
 import type { PassThrough } from 'node:stream';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; quotes doubled. */
+/** What a spreadsheet reads as the start of a formula (OWASP "CSV Injection"): = + - @, tab, CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain number, which a spreadsheet reads as a number whatever its sign: `-1.25`, `+3`, `1e-3`. */
+const PLAIN_NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/**
+ * One CSV field. A field that a spreadsheet would run as a formula (`=HYPERLINK(…)` in an alarm
+ * comment, a device name starting with `@`) gets a leading `'`, so it is shown as text; plain
+ * numbers stay numbers. Then RFC 4180: quoted when it holds a comma, a quote or a line break,
+ * quotes doubled.
+ */
 export function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+  const safe = FORMULA_START.test(value) && !PLAIN_NUMBER.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** One CSV line of fields, CRLF-terminated. */

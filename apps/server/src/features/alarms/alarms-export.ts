@@ -51,7 +51,7 @@ export async function writeAlarmsXlsx(out: PassThrough, batches: AlarmBatches, d
   await workbook.commit();
 }
 
-/** The same rows as CSV: UTF-8 with BOM, comma-separated, CRLF, dates ISO 8601 with the server's offset. */
+/** The same rows as CSV: UTF-8 with BOM, comma-separated, CRLF, dates ISO 8601 with the server's offset, formula-looking text neutralised. */
 export async function writeAlarmsCsv(out: PassThrough, batches: AlarmBatches, deviceName: (id: string) => string): Promise<void> {
   const clock = new LocalClock();
   out.write(csvHeader(ALARM_EXPORT_HEADERS));
