@@ -36,8 +36,8 @@ function daysIn(year: number, month: number): number {
  * The instants a range may name: years 0000 to 9999 in UTC, the ones an answer can write back in
  * ISO 8601 (`9999-12-31T23:59:59-05:00` is in year 10000 in UTC, which would print `+010000-…`).
  */
-export const REQUEST_TIME_MIN_MS = Date.parse('0000-01-01T00:00:00Z');
-export const REQUEST_TIME_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
+const REQUEST_TIME_MIN_MS = Date.parse('0000-01-01T00:00:00Z');
+const REQUEST_TIME_MAX_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** A time range in epoch ms: from inclusive, to exclusive; an absent end is open. */
 export interface MsRange {
