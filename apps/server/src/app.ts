@@ -41,6 +41,7 @@ import { EventBus } from './lib/event-bus';
 import { Late } from './lib/late';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
+import forwardedWarningPlugin from './plugins/forwarded-warning';
 import errorHandlerPlugin, { clientErrorHandler, frameworkErrors } from './plugins/error-handler';
 import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin from './plugins/openapi';
@@ -157,6 +158,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   if (member) app.addHook('onClose', async () => member.cluster.close());
 
   await app.register(securityHeadersPlugin);
+  // Before any check that may refuse the request: a proxy nobody named shows on its first request.
+  if (config.trustProxy.length === 0) await app.register(forwardedWarningPlugin);
   await app.register(cookie);
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(errorHandlerPlugin, { storageHealth: storageServices.storageHealth });

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import { ErrorEnvelopeSchema } from '@agua/shared';
 
 /** Error responses a route may give, for its schema and the OpenAPI document. */
@@ -12,3 +13,10 @@ export const SESSION_SECURITY: Security = [{ session: [] }];
 export const DEVICE_SECURITY: Security = [{ deviceKey: [] }, { deviceBearer: [] }];
 /** OpenAPI security of public routes. */
 export const PUBLIC_SECURITY: Security = [];
+
+/**
+ * A time in a query (`from`, `to`): a string, read by lib/time's parseRange, which answers 400
+ * VALIDATION_FAILED without an offset and 400 TIME_OUT_OF_RANGE outside years 0000-9999 UTC.
+ */
+export const RequestTime = (what: string) =>
+  Type.String({ maxLength: 64, description: `ISO 8601 with an offset (400 without), ${what}; years 0000-9999 UTC (400 TIME_OUT_OF_RANGE)` });

@@ -27,6 +27,7 @@ const ROUTES: Record<string, Required> = {
   'POST /api/v1/auth/password': 'session',
   // read
   'GET /api/v1/devices': 'read',
+  'GET /api/v1/devices/{}': 'read',
   'GET /api/v1/commands/{}': 'read',
   'GET /api/v1/commands': 'read',
   'GET /api/v1/devices/{}/readings': 'read',

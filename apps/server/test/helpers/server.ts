@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type ServerModules } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/env';
@@ -43,9 +44,9 @@ export function tempDataDir(): string {
 
 /**
  * Starts a real server (HTTP on a free port, embedded MQTT on a free port) on a temporary
- * SQLite file, in demo mode without the simulator unless told otherwise.
+ * SQLite file, in demo mode without the simulator unless told otherwise; silent unless `logTo`.
  */
-export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string; logTo?: Writable } = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? tempDataDir();
   const config = loadConfig({
     ...(await testDatabaseEnv(dataDir)),
@@ -59,7 +60,8 @@ export async function startServer(env: Record<string, string> = {}, opts: { data
     LOG_LEVEL: 'silent',
     ...env,
   });
-  const { app, modules, jobs, metricsServer, mqttPort: brokerPort } = await buildApp(config);
+  // With logTo, the server's log lines (info and up, JSON) go there instead of nowhere.
+  const { app, modules, jobs, metricsServer, mqttPort: brokerPort } = await buildApp(config, opts.logTo ? { logger: { level: 'info', stream: opts.logTo } } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvField } from '../../src/features/history/export-csv';
+import { csvField } from '../../src/lib/csv';
 import { startServer, type TestServer } from '../helpers/server';
 import {
   createLevelSensor,

@@ -62,7 +62,14 @@ export function ensureOpenpyxl(): void {
   throw new Error('python3-openpyxl is needed to read the exported workbook: apt-get install -y python3-openpyxl');
 }
 
-export type XCell = { t: 'date'; v: string; fmt: string } | { t: 'number'; v: number } | { t: 'string'; v: string } | { t: 'null' };
+/** A cell as Excel would take it; `formula` is a cell Excel would compute, `error` one it cannot show (#VALUE!). */
+export type XCell =
+  | { t: 'date'; v: string; fmt: string }
+  | { t: 'number'; v: number }
+  | { t: 'string'; v: string }
+  | { t: 'formula'; v: string }
+  | { t: 'error'; v: string }
+  | { t: 'null' };
 export interface XSheet {
   name: string;
   rows: XCell[][];
@@ -80,6 +87,10 @@ for ws in wb.worksheets:
             v = c.value
             if v is None:
                 cells.append({"t": "null"})
+            elif c.data_type == "f":
+                cells.append({"t": "formula", "v": str(v)})
+            elif c.data_type == "e":
+                cells.append({"t": "error", "v": str(v)})
             elif isinstance(v, datetime.datetime):
                 cells.append({"t": "date", "v": v.isoformat(timespec="milliseconds"), "fmt": c.number_format})
             elif isinstance(v, bool):

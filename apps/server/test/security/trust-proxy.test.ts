@@ -2,6 +2,7 @@
 // proxy's X-Forwarded-* headers, and only from proxies named in TRUST_PROXY (issue 10, item 3).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
 import { jsonOf, type AuditEvent } from '../helpers/api';
@@ -187,6 +188,62 @@ describe('without TRUST_PROXY (the default) and with a proxy that is not the pee
       expect(cookie).not.toMatch(/;\s*Secure/i);
     });
   }
+});
+
+/** The JSON lines a server logs, as they are written (pino writes to the stream synchronously). */
+function logCollector(): { stream: Writable; lines: () => Array<{ level: number; msg: string; [key: string]: unknown }> } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { stream, lines: () => text.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { level: number; msg: string }) };
+}
+
+describe('X-Forwarded-For without TRUST_PROXY: one warning in the log', () => {
+  const untrusted = logCollector();
+  const trusted = logCollector();
+  let open: TestServer;
+  let behind: TestServer;
+  const warnings = (log: ReturnType<typeof logCollector>) => log.lines().filter((l) => l.msg.includes('X-Forwarded-For ignored'));
+
+  beforeAll(async () => {
+    open = await startServer({}, { logTo: untrusted.stream });
+    behind = await startServer({ TRUST_PROXY: '127.0.0.1' }, { logTo: trusted.stream });
+  });
+  afterAll(async () => {
+    await open?.close();
+    await behind?.close();
+  });
+
+  it('warns once, at warn level, naming TRUST_PROXY and what goes wrong without it', async () => {
+    expect((await requestFrom(CLIENT_A, open.url, '/api/health')).status).toBe(200);
+    expect(warnings(untrusted)).toEqual([]);
+    for (let i = 0; i < 3; i++) {
+      const res = await requestFrom(CLIENT_A, open.url, '/api/health', { headers: { 'x-forwarded-for': `203.0.113.${i + 1}` } });
+      expect(res.status).toBe(200);
+    }
+    const [warning, ...more] = warnings(untrusted);
+    expect(more).toEqual([]);
+    expect(warning).toMatchObject({ level: 40, peer: CLIENT_A, setting: 'TRUST_PROXY' });
+    expect(warning!.msg).toMatch(/TRUST_PROXY is not set/);
+    expect(warning!.msg).toMatch(/lock the account out for everyone/);
+    expect(warning!.msg).toMatch(/Set TRUST_PROXY to the proxy/);
+  });
+
+  it('says nothing when TRUST_PROXY names the proxy', async () => {
+    const proxy = await startProxy(behind.url, { proto: 'http', host: 'agua.example.org' });
+    try {
+      expect((await requestFrom(CLIENT_A, proxy.url, '/api/health')).status).toBe(200);
+      expect((await requestFrom(CLIENT_B, behind.url, '/api/health', { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200);
+    } finally {
+      await proxy.close();
+    }
+    expect(trusted.lines().length).toBeGreaterThan(0); // the log is being written
+    expect(warnings(trusted)).toEqual([]);
+  });
 });
 
 describe('TRUST_PROXY values', () => {

@@ -56,8 +56,16 @@ describe('/metrics on PORT with METRICS_TOKEN', () => {
       expect(sample(text, 'agua_group_commit_seconds_count')).toBeGreaterThanOrEqual(3);
       expect(sample(text, 'agua_live_sockets')).toBe(0);
       expect(sample(text, 'agua_alarms_open', { priority: '1' })).toBe(0);
-      expect(text).toMatch(/^agua_nodejs_eventloop_lag_seconds\{instance_id="agua-test-1"\} [\d.e-]+$/m);
-      expect(text).toMatch(/^agua_process_resident_memory_bytes\{instance_id="agua-test-1"\} \d+$/m);
+      // prom-client's process and Node.js figures under their standard names (what stock Node.js
+      // dashboards query), ours under agua_; every one labelled with the instance.
+      expect(text).toMatch(/^process_cpu_seconds_total\{instance_id="agua-test-1"\} [\d.e-]+$/m);
+      expect(text).toMatch(/^process_resident_memory_bytes\{instance_id="agua-test-1"\} \d+$/m);
+      expect(text).toMatch(/^nodejs_heap_size_used_bytes\{instance_id="agua-test-1"\} \d+$/m);
+      expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds\{instance_id="agua-test-1"\} [\d.e-]+$/m);
+      const series = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+      expect(series.filter((line) => !/^(agua_|process_|nodejs_)/.test(line))).toEqual([]);
+      expect(series.filter((line) => /^agua_(process|nodejs)_/.test(line))).toEqual([]);
+      expect(series.filter((line) => !line.includes('instance_id="agua-test-1"'))).toEqual([]);
     } finally {
       await endClient(device);
     }

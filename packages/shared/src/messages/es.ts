@@ -90,6 +90,7 @@ export const ERROR_MESSAGES = {
   // Export
   NO_DATA: 'No hay lecturas para exportar en ese rango.',
   RANGE_INVALID: 'Rango de tiempo no válido: "from" debe ser anterior a "to".',
+  TIME_OUT_OF_RANGE: 'Fecha fuera del intervalo admitido: entre los años 0000 y 9999 (UTC).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

@@ -1,7 +1,7 @@
 import type { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS } from '@agua/shared';
-import { csvField } from '../history/export-csv';
+import { csvHeader, csvLine, writeChunk } from '../../lib/csv';
 import { LocalClock } from '../history/local-time';
 import type { AlarmRecord } from './alarms.repository';
 
@@ -41,7 +41,7 @@ export async function writeAlarmsXlsx(out: PassThrough, batches: AlarmBatches, d
     if (out.destroyed) return;
     for (const a of batch) {
       const t = texts(a, deviceName);
-      const row = ws.addRow([clock.wallClock(a.raisedAtMs), t.device, t.kind, t.priority, t.state, a.value ?? null, t.ackedBy, t.comment, a.clearedAtMs === null ? null : clock.wallClock(a.clearedAtMs)]);
+      const row = ws.addRow([clock.excelValue(a.raisedAtMs), t.device, t.kind, t.priority, t.state, a.value ?? null, t.ackedBy, t.comment, a.clearedAtMs === null ? null : clock.excelValue(a.clearedAtMs)]);
       row.getCell(1).style = DATE_STYLE;
       row.getCell(9).style = DATE_STYLE;
       row.commit();
@@ -51,10 +51,10 @@ export async function writeAlarmsXlsx(out: PassThrough, batches: AlarmBatches, d
   await workbook.commit();
 }
 
-/** The same rows as CSV: UTF-8 with BOM, comma-separated, CRLF, dates ISO 8601 with the server's offset. */
+/** The same rows as CSV: UTF-8 with BOM, comma-separated, CRLF, dates ISO 8601 with the server's offset, formula-looking text neutralised. */
 export async function writeAlarmsCsv(out: PassThrough, batches: AlarmBatches, deviceName: (id: string) => string): Promise<void> {
   const clock = new LocalClock();
-  out.write(`\uFEFF${ALARM_EXPORT_HEADERS.map(csvField).join(',')}\r\n`);
+  out.write(csvHeader(ALARM_EXPORT_HEADERS));
   for await (const batch of batches) {
     if (out.destroyed) return;
     let chunk = '';
@@ -71,9 +71,9 @@ export async function writeAlarmsCsv(out: PassThrough, batches: AlarmBatches, de
         t.comment,
         a.clearedAtMs === null ? '' : clock.isoWithOffset(a.clearedAtMs),
       ];
-      chunk += `${cells.map(csvField).join(',')}\r\n`;
+      chunk += csvLine(cells);
     }
-    out.write(chunk);
+    await writeChunk(out, chunk);
   }
   if (!out.destroyed) out.end();
 }

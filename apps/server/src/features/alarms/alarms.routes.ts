@@ -16,11 +16,11 @@ import {
 } from '@agua/shared';
 import { badRequest, notFound, unprocessable } from '../../lib/errors';
 import { fileAnswer, streamExport } from '../../lib/stream-export';
-import { iso, parseRange } from '../../lib/time';
-import { CSV_CONTENT_TYPE } from '../history/export-csv';
+import { closedRange, iso, parseRange } from '../../lib/time';
+import { CSV_CONTENT_TYPE } from '../../lib/csv';
 import { XLSX_CONTENT_TYPE } from '../history/export-xlsx';
 import { ALARMS_CSV_FILE_NAME, ALARMS_XLSX_FILE_NAME, writeAlarmsCsv, writeAlarmsXlsx } from './alarms-export';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DevicesService } from '../devices/devices.service';
 import type { AlarmRulesService } from './alarm-rules.service';
 import { toAlarm } from './alarms.repository';
@@ -38,6 +38,8 @@ function decodeCursor(cursor: string): { raisedAtMs: number; id: string } {
   if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
   return { raisedAtMs: Number(ms), id };
 }
+/** The range of /alarms/stats without `from`: the last 24 hours. */
+const STATS_DEFAULT_SPAN_MS = 24 * 3600_000;
 const Comment = Type.String({ maxLength: ALARM_COMMENT_MAX_LENGTH });
 const AlarmParams = Type.Object({ id: Type.String({ maxLength: 100 }) });
 const TransitionSchema = Type.Object({
@@ -123,8 +125,8 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       security: SESSION_SECURITY,
       querystring: Type.Object({
         state: Type.Optional(Type.Union([Type.Literal('open'), ...ALARM_STATES.map((st) => Type.Literal(st))])),
-        from: Type.Optional(IsoDateTime),
-        to: Type.Optional(IsoDateTime),
+        from: Type.Optional(RequestTime('inclusive (raise time)')),
+        to: Type.Optional(RequestTime('exclusive')),
         deviceId: Type.Optional(Type.String({ pattern: DEVICE_ID_PATTERN })),
         priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
         limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
@@ -134,15 +136,12 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
     },
     handler: async (req) => {
       const { state, from, to, deviceId, priority, limit, cursor } = req.query;
-      const fromMs = from === undefined ? undefined : Date.parse(from);
-      const toMs = to === undefined ? undefined : Date.parse(to);
-      if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) throw badRequest('RANGE_INVALID');
+      const range = parseRange(from, to);
       if (state === 'open' && [from, to, deviceId, priority, cursor].every((v) => v === undefined)) {
         return { items: opts.alarms.open(), nextCursor: null };
       }
       const rows = await opts.alarms.page({
-        ...(fromMs !== undefined ? { fromMs } : {}),
-        ...(toMs !== undefined ? { toMs } : {}),
+        ...range,
         ...(deviceId !== undefined ? { deviceId } : {}),
         ...(priority !== undefined ? { priority } : {}),
         ...(state !== undefined ? { states: statesOf(state)! } : {}),
@@ -239,21 +238,15 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       description:
         'total; perTenMinutes {max, mean} over every 10-minute window of the range, empty ones included; floods = windows with more than 10; top = the 10 most frequent rules; chattering = rules raised 3 or more times within one minute (count = most within a minute); standing = alarms open more than 24 h now; meanTimeToAckS over the acknowledged ones (null if none).',
       security: SESSION_SECURITY,
-      querystring: Type.Object({ from: Type.Optional(Type.String({ maxLength: 64 })), to: Type.Optional(Type.String({ maxLength: 64 })) }),
+      querystring: Type.Object({ from: Type.Optional(RequestTime('inclusive')), to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')) }),
       response: { 200: AlarmStatsSchema, ...errors(400, 401, 403) },
     },
-    handler: async (req) => {
-      const range = parseRange(req.query.from, req.query.to);
-      const toMs = range.toMs ?? Date.now();
-      const fromMs = range.fromMs ?? toMs - 24 * 3600_000;
-      if (fromMs >= toMs) throw badRequest('RANGE_INVALID');
-      return opts.alarms.stats({ fromMs, toMs });
-    },
+    handler: async (req) => opts.alarms.stats(closedRange(parseRange(req.query.from, req.query.to), STATS_DEFAULT_SPAN_MS, Date.now())),
   });
 
   const ExportQuery = Type.Object({
-    from: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 with an offset, inclusive (raise time)' })),
-    to: Type.Optional(Type.String({ maxLength: 64, description: 'ISO 8601 with an offset, exclusive' })),
+    from: Type.Optional(RequestTime('inclusive (raise time); absent: from the oldest alarm')),
+    to: Type.Optional(RequestTime('exclusive; absent: up to the newest')),
     deviceIds: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated device ids; absent: every device' })),
   });
   const planExport = async (q: { from?: string; to?: string; deviceIds?: string }) => {

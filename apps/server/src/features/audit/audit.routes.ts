@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IsoDateTime, Page } from '@agua/shared';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { iso, parseRange } from '../../lib/time';
 import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
 
@@ -31,8 +31,8 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
       summary: 'A page of audit events, newest first',
       security: SESSION_SECURITY,
       querystring: Type.Object({
-        from: Type.Optional(Type.String({ description: 'ISO 8601 with offset, inclusive' })),
-        to: Type.Optional(Type.String({ description: 'ISO 8601 with offset, exclusive' })),
+        from: Type.Optional(RequestTime('inclusive')),
+        to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')),
         userId: Type.Optional(Type.String({ maxLength: 100 })),
         deviceId: Type.Optional(Type.String({ maxLength: 64 })),
         action: Type.Optional(Type.Union(AUDIT_ACTIONS.map((a) => Type.Literal(a)))),

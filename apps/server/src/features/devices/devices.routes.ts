@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CreateDeviceBodySchema, DeviceSchema, UpdateDeviceBodySchema } from '@agua/shared';
+import { notFound } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DeviceAdminService } from './device-admin.service';
 import type { DevicesService } from './devices.service';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
+/** `?include=retired`: retired devices too (any other value 400). */
+const IncludeQuery = Type.Object({ include: Type.Optional(Type.Literal('retired')) });
 
 export interface DevicesRoutesOptions {
   devices: DevicesService;
@@ -25,10 +28,28 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
       tags,
       summary: 'Every device with its live state and current reading',
       security: SESSION_SECURITY,
-      querystring: Type.Object({ include: Type.Optional(Type.Literal('retired')) }),
+      querystring: IncludeQuery,
       response: { 200: Type.Array(DeviceSchema), ...errors(400, 401, 403) },
     },
     handler: async (req) => opts.devices.list(req.query.include === 'retired'),
+  });
+
+  r.get('/api/v1/devices/:id', {
+    config: { access: 'read' },
+    schema: {
+      tags,
+      summary: 'One device, as in the list; a retired one only with ?include=retired (404 DEVICE_NOT_FOUND otherwise)',
+      security: SESSION_SECURITY,
+      params: Params,
+      querystring: IncludeQuery,
+      response: { 200: DeviceSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req) => {
+      // The list's rule: retired devices are shown only to whoever asks for them.
+      const device = opts.devices.get(req.params.id);
+      if (!device || (device.retiredAtMs !== null && req.query.include !== 'retired')) throw notFound('DEVICE_NOT_FOUND');
+      return opts.devices.getApi(device.id)!;
+    },
   });
 
   r.post('/api/v1/devices', {

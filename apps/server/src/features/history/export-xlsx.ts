@@ -88,7 +88,7 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
           inSheet = 0;
         }
         const isLevel = r.valueNum !== null;
-        const row = ws.addRow([clock.wallClock(r.tsMs), isLevel ? r.valueNum : r.valueText, isLevel ? 'm' : null, statusLabel(r.status)]);
+        const row = ws.addRow([clock.excelValue(r.tsMs), isLevel ? r.valueNum : r.valueText, isLevel ? 'm' : null, statusLabel(r.status)]);
         row.getCell(1).style = DATE_STYLE;
         row.getCell(2).style = PLAIN_STYLE;
         row.getCell(3).style = PLAIN_STYLE;

@@ -3,9 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CSV_FILE_NAME, EXCEL_FILE_NAME, IsoDateTime, Page, ReadingSchema } from '@agua/shared';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { fileAnswer, streamExport } from '../../lib/stream-export';
-import { CSV_CONTENT_TYPE, writeCsv } from './export-csv';
+import { CSV_CONTENT_TYPE } from '../../lib/csv';
+import { writeCsv } from './export-csv';
 import { writeXlsx, XLSX_CONTENT_TYPE, type RowSource } from './export-xlsx';
 import { DEFAULT_PAGE_LIMIT, type ExportPlan, type HistoryService } from './history.service';
 
@@ -13,8 +14,7 @@ export interface HistoryRoutesOptions {
   history: HistoryService;
 }
 
-const TIME_FROM = 'ISO 8601 with an offset (400 without), inclusive';
-const TIME_TO = 'ISO 8601 with an offset (400 without), exclusive; from must be before to (400 RANGE_INVALID)';
+const TIME_TO = 'exclusive; from must be before to (400 RANGE_INVALID)';
 
 const BucketSchema = Type.Object(
   {
@@ -52,8 +52,8 @@ const ReadingsAnswerSchema = Type.Union([
 ]);
 
 const ExportQuery = Type.Object({
-  from: Type.Optional(Type.String({ description: `${TIME_FROM}; absent: from the oldest stored reading` })),
-  to: Type.Optional(Type.String({ description: `${TIME_TO}; absent: up to the newest` })),
+  from: Type.Optional(RequestTime('inclusive; absent: from the oldest stored reading')),
+  to: Type.Optional(RequestTime(`${TIME_TO}; absent: up to the newest`)),
   deviceIds: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated device ids (404 DEVICE_NOT_FOUND for an unknown one); absent: every device, retired ones included' })),
 });
 
@@ -80,8 +80,8 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       security: SESSION_SECURITY,
       params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
       querystring: Type.Object({
-        from: Type.Optional(Type.String({ description: TIME_FROM })),
-        to: Type.Optional(Type.String({ description: TIME_TO })),
+        from: Type.Optional(RequestTime('inclusive')),
+        to: Type.Optional(RequestTime(TIME_TO)),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: `page size, default ${DEFAULT_PAGE_LIMIT}` })),
         cursor: Type.Optional(Type.String({ maxLength: 100 })),
         points: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),

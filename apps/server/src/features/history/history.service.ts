@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeviceType, Reading, GateState } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
-import { iso, parseRange, type MsRange } from '../../lib/time';
+import { closedRange, iso, parseRange, type MsRange } from '../../lib/time';
 import type { ReadingsReader } from './readings.reader';
 import type { HistoryRow, ReadingsRepository, RowPosition } from './readings.repository';
 
@@ -121,9 +121,7 @@ export class HistoryService {
       const last = items[items.length - 1];
       return { items: items.map(toReading), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
     }
-    const toMs = range.toMs ?? nowMs;
-    const fromMs = range.fromMs ?? toMs - DEFAULT_TREND_MS;
-    if (fromMs >= toMs) throw badRequest('RANGE_INVALID');
+    const { fromMs, toMs } = closedRange(range, DEFAULT_TREND_MS, nowMs);
     if (device.type === 'motorized_gate') {
       const { rows, truncated } = await this.gateChanges(device.id, fromMs, toMs, q.points);
       return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.map(toReading), truncated };

@@ -26,8 +26,10 @@ export class Metrics implements IngestMetrics {
   constructor(instanceId: string) {
     // `instance` is the scraper's own label (the target's address); ours is the server's name.
     this.registry.setDefaultLabels({ instance_id: instanceId });
-    // Process and Node figures: CPU, memory, descriptors, GC, and the event loop's delay.
-    collectDefaultMetrics({ register: this.registry, prefix: 'agua_', eventLoopMonitoringPrecision: 20 });
+    // Process and Node figures (CPU, memory, descriptors, GC, the event loop's delay) under their
+    // standard names, process_* and nodejs_*, which stock Node.js dashboards and alerts query; our
+    // own figures carry the agua_ prefix.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
     this.readings = new Counter({
       name: 'agua_readings_total',
       help: 'Telemetry readings received, by transport and result (accepted, duplicate)',
