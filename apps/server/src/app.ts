@@ -39,6 +39,7 @@ import { BackgroundJobs } from './lib/background-jobs';
 import { connectionCapFor } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
 import { Late } from './lib/late';
+import compress from '@fastify/compress';
 import accessPlugin from './plugins/access';
 import csrfPlugin from './plugins/csrf';
 import forwardedWarningPlugin from './plugins/forwarded-warning';
@@ -161,6 +162,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Before any check that may refuse the request: a proxy nobody named shows on its first request.
   if (config.trustProxy.length === 0) await app.register(forwardedWarningPlugin);
   await app.register(cookie);
+  // Only the routes that answer long lists opt in (`compress: LIST_COMPRESSION`): the device and
+  // ingest routes answer a few bytes, and must not pay for a hook they never use.
+  await app.register(compress, { global: false, encodings: ['gzip', 'deflate'], threshold: 1024 });
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   await app.register(errorHandlerPlugin, { storageHealth: storageServices.storageHealth });
   await app.register(jsonBodyPlugin);

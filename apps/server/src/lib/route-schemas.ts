@@ -20,3 +20,9 @@ export const PUBLIC_SECURITY: Security = [];
  */
 export const RequestTime = (what: string) =>
   Type.String({ maxLength: 64, description: `ISO 8601 with an offset (400 without), ${what}; years 0000-9999 UTC (400 TIME_OUT_OF_RANGE)` });
+
+/**
+ * The route option of answers that can be long lists (readings, devices, alarms, audit, commands,
+ * the delivery log): gzip when the client accepts it and the answer passes 1 KiB (app.ts).
+ */
+export const LIST_COMPRESSION = {};

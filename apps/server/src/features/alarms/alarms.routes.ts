@@ -20,7 +20,7 @@ import { closedRange, iso, parseRange } from '../../lib/time';
 import { CSV_CONTENT_TYPE } from '../../lib/csv';
 import { XLSX_CONTENT_TYPE } from '../history/export-xlsx';
 import { ALARMS_CSV_FILE_NAME, ALARMS_XLSX_FILE_NAME, writeAlarmsCsv, writeAlarmsXlsx } from './alarms-export';
-import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DevicesService } from '../devices/devices.service';
 import type { AlarmRulesService } from './alarm-rules.service';
 import { toAlarm } from './alarms.repository';
@@ -118,6 +118,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
   const actor = (req: { auth: { user: Parameters<AlarmsService['ack']>[2]['user'] } | null; ip: string }) => ({ user: req.auth!.user, ip: req.ip });
 
   r.get('/api/v1/alarms', {
+    compress: LIST_COMPRESSION,
     config: { access: 'read' },
     schema: {
       tags,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IsoDateTime, Page } from '@agua/shared';
-import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { iso, parseRange } from '../../lib/time';
 import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
 
@@ -25,6 +25,7 @@ const AuditEventSchema = Type.Object(
 export default async function auditRoutes(app: FastifyInstance, opts: { repo: AuditRepository }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get('/api/v1/audit', {
+    compress: LIST_COMPRESSION,
     config: { access: 'admin' },
     schema: {
       tags: ['audit'],

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CommandSchema, DEVICE_ID_PATTERN, Page } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toCommand, type CommandsRepository } from './commands.repository';
 import type { CommandsService } from './commands.service';
 
@@ -71,6 +71,7 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
   });
 
   r.get('/api/v1/commands', {
+    compress: LIST_COMPRESSION,
     config: { access: 'read' },
     schema: {
       tags: ['commands'],

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CreateDeviceBodySchema, DeviceSchema, UpdateDeviceBodySchema } from '@agua/shared';
 import { notFound } from '../../lib/errors';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DeviceAdminService } from './device-admin.service';
 import type { DevicesService } from './devices.service';
 
@@ -23,6 +23,7 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
   const actor = (req: { auth: { user: Parameters<DeviceAdminService['create']>[1]['user'] } | null; ip: string }) => ({ user: req.auth!.user, ip: req.ip });
 
   r.get('/api/v1/devices', {
+    compress: LIST_COMPRESSION,
     config: { access: 'read' },
     schema: {
       tags,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CSV_FILE_NAME, EXCEL_FILE_NAME, IsoDateTime, Page, ReadingSchema } from '@agua/shared';
-import { errors, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { fileAnswer, streamExport } from '../../lib/stream-export';
 import { CSV_CONTENT_TYPE } from '../../lib/csv';
 import { writeCsv } from './export-csv';
@@ -64,6 +64,7 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
   const tags = ['history'];
 
   r.get('/api/v1/devices/:id/readings', {
+    compress: LIST_COMPRESSION,
     config: { access: 'read' },
     schema: {
       tags,

@@ -17,7 +17,7 @@ import {
   type EscalationPolicy,
 } from '@agua/shared';
 import { badRequest } from '../../lib/errors';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { errors, LIST_COMPRESSION, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { NotificationsService } from './notifications.service';
 
 export interface NotificationsRoutesOptions {
@@ -123,6 +123,7 @@ export default async function notificationsRoutes(app: FastifyInstance, opts: No
   });
 
   r.get('/api/v1/notifications', {
+    compress: LIST_COMPRESSION,
     config: { access: 'manage_users' },
     schema: {
       tags,
