@@ -66,6 +66,7 @@ const ROUTES: Record<string, Required> = {
   'DELETE /api/v1/users/{}': 'admin',
   'POST /api/v1/users/{}/password': 'admin',
   'GET /api/v1/audit': 'admin',
+  'GET /api/v1/export-audit.csv': 'admin',
   'GET /api/v1/notifications': 'admin',
   'POST /api/v1/notifications/test-email': 'admin',
   'GET /api/v1/notifications/escalation': 'admin',

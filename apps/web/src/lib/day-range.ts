@@ -22,3 +22,9 @@ export function toDayRange(fromDay: string, toDay: string): { range: IsoRange } 
   if (range.from && range.to && range.from >= range.to) return { error: 'La fecha «Desde» debe ser anterior o igual a «Hasta».' };
   return { range };
 }
+
+/** A local calendar day as yyyy-mm-dd, `addDays` from today (0: today, -1: yesterday). */
+export function localDay(addDays = 0, now = new Date()): string {
+  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + addDays);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}

@@ -2,8 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { IsoDateTime, Page } from '@agua/shared';
+import { CSV_CONTENT_TYPE } from '../../lib/csv';
+import { notFound } from '../../lib/errors';
 import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
+import { fileAnswer, streamExport } from '../../lib/stream-export';
 import { iso, parseRange } from '../../lib/time';
+import { AUDIT_CSV_FILE_NAME, auditBatches, writeAuditCsv } from './audit-export';
 import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
 
 const AuditEventSchema = Type.Object(
@@ -24,6 +28,20 @@ const AuditEventSchema = Type.Object(
 /** The audit trail, read-only, for administrators (API.md). */
 export default async function auditRoutes(app: FastifyInstance, opts: { repo: AuditRepository }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  const Filters = {
+    from: Type.Optional(RequestTime('inclusive')),
+    to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')),
+    userId: Type.Optional(Type.String({ maxLength: 100 })),
+    deviceId: Type.Optional(Type.String({ maxLength: 64 })),
+    action: Type.Optional(Type.Union(AUDIT_ACTIONS.map((a) => Type.Literal(a)))),
+  };
+  const filtersOf = (q: { from?: string; to?: string; userId?: string; deviceId?: string; action?: string }) => ({
+    ...parseRange(q.from, q.to),
+    ...(q.userId ? { userId: q.userId } : {}),
+    ...(q.deviceId ? { deviceId: q.deviceId } : {}),
+    ...(q.action ? { action: q.action } : {}),
+  });
+
   r.get('/api/v1/audit', {
     compress: LIST_COMPRESSION,
     config: { access: 'admin' },
@@ -32,11 +50,7 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
       summary: 'A page of audit events, newest first',
       security: SESSION_SECURITY,
       querystring: Type.Object({
-        from: Type.Optional(RequestTime('inclusive')),
-        to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')),
-        userId: Type.Optional(Type.String({ maxLength: 100 })),
-        deviceId: Type.Optional(Type.String({ maxLength: 64 })),
-        action: Type.Optional(Type.Union(AUDIT_ACTIONS.map((a) => Type.Literal(a)))),
+        ...Filters,
         limit: Type.Integer({ minimum: 1, maximum: 500, default: 50 }),
         cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$' })),
       }),
@@ -45,10 +59,7 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
     handler: async (req) => {
       const q = req.query;
       const rows = await opts.repo.page({
-        ...parseRange(q.from, q.to),
-        ...(q.userId ? { userId: q.userId } : {}),
-        ...(q.deviceId ? { deviceId: q.deviceId } : {}),
-        ...(q.action ? { action: q.action } : {}),
+        ...filtersOf(q),
         limit: q.limit + 1,
         ...(q.cursor ? { beforeId: Number(q.cursor) } : {}),
       });
@@ -68,6 +79,24 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
         })),
         nextCursor: rows.length > q.limit && last ? String(last.id) : null,
       };
+    },
+  });
+
+  r.get('/api/v1/export-audit.csv', {
+    config: { access: 'admin' },
+    schema: {
+      tags: ['audit'],
+      summary: `The audit events of the filter as ${AUDIT_CSV_FILE_NAME}, newest first`,
+      description:
+        "Columns Fecha y Hora (ISO 8601 with the server's offset), Acción (the action's code), Resultado (Correcto, Denegado, Fallido), Usuario, Objetivo, Dirección IP, Detalles (JSON). UTF-8 with BOM, comma-separated, CRLF; text that a spreadsheet would run as a formula starts with '. Nothing matches: 404 NO_DATA. Streamed.",
+      security: SESSION_SECURITY,
+      querystring: Type.Object(Filters),
+      response: { 200: fileAnswer(CSV_CONTENT_TYPE, AUDIT_CSV_FILE_NAME), ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req, reply) => {
+      const filters = filtersOf(req.query);
+      if ((await opts.repo.page({ ...filters, limit: 1 })).length === 0) throw notFound('NO_DATA');
+      return streamExport(req, reply, CSV_CONTENT_TYPE, AUDIT_CSV_FILE_NAME, (out) => writeAuditCsv(out, auditBatches(opts.repo, filters)));
     },
   });
 }

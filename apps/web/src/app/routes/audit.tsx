@@ -1,9 +1,11 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
+import { FileDown } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { PageHeader } from '@/components/page-header';
-import { useAuditEvents } from '@/features/audit/api/get-audit-events';
+import { downloadAudit, useAuditEvents } from '@/features/audit/api/get-audit-events';
+import { toast } from '@/components/ui/use-toast';
 import { useAuditFilterOptions } from '@/features/audit/api/get-audit-filter-options';
 import { AuditFilters } from '@/features/audit/components/audit-filters';
 import { AuditList } from '@/features/audit/components/audit-list';
@@ -22,14 +24,36 @@ export default function AuditRoute() {
     [options.users, options.devices],
   );
   const events = audit.data?.pages.flatMap((p) => p.items ?? []) ?? [];
+  const [exporting, setExporting] = useState(false);
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      await downloadAudit(query);
+    } catch (err) {
+      const empty = isApiError(err) && err.code === 'NO_DATA';
+      toast({ title: empty ? 'Sin datos' : 'No se pudo exportar', description: empty ? 'No hay eventos de auditoría con esos filtros.' : err instanceof Error ? err.message : String(err), variant: empty ? 'default' : 'destructive' });
+    } finally {
+      setExporting(false);
+    }
+  }
   const unavailable = audit.isError && isApiError(audit.error) && audit.error.status === 404;
 
   return (
     <div className="grid gap-6">
-      <PageHeader title="Auditoría" description="Quién hizo qué y cuándo: accesos, comandos y cambios." />
+      <PageHeader
+        title="Auditoría"
+        description="Quién hizo qué y cuándo: accesos, comandos y cambios."
+        actions={
+          <Button variant="outline" disabled={!('query' in parsed) || exporting} onClick={() => void exportCsv()}>
+            {exporting ? <Spinner /> : <FileDown aria-hidden="true" />}
+            Exportar CSV
+          </Button>
+        }
+      />
       <AuditFilters
         values={filters.values}
         onChange={filters.setValue}
+        onDays={filters.setDays}
         onClear={filters.clear}
         active={filters.active}
         users={options.users}

@@ -1,5 +1,6 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api, apiFetch } from '@/lib/api-client';
+import { attachmentName, saveBlob } from '@/lib/download';
 import { queryKeys } from '@/lib/query-keys';
 
 export interface AuditEvent {
@@ -47,4 +48,13 @@ export function auditEventsQueryOptions(filters: AuditQuery) {
 export function useAuditEvents(filters: AuditQuery, enabled = true) {
   // The previous results stay while a new filter loads: the table does not collapse and jump.
   return useInfiniteQuery({ ...auditEventsQueryOptions(filters), enabled, placeholderData: keepPreviousData });
+}
+
+/**
+ * GET /export-audit.csv of the same filters: fetched rather than linked, so that a refusal
+ * (404 NO_DATA when nothing matches) is shown in Spanish instead of being saved as a file.
+ */
+export async function downloadAudit(filters: AuditQuery): Promise<void> {
+  const response = await apiFetch('/export-audit.csv', { query: { ...filters } }, 'text/csv');
+  saveBlob(await response.blob(), attachmentName(response) ?? 'Auditoria.csv');
 }

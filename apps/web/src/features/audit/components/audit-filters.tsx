@@ -6,11 +6,19 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import type { AuditFilterValues } from '../hooks/use-audit-filters';
+import { localDay } from '@/lib/day-range';
 import { AUDIT_ACTION_GROUPS } from '../utils/audit-labels';
+
+const DAY_PRESETS = [
+  { label: 'Hoy', offset: 0 },
+  { label: 'Ayer', offset: -1 },
+] as const;
 
 interface AuditFiltersProps {
   values: AuditFilterValues;
   onChange: (key: keyof AuditFilterValues, value: string) => void;
+  /** A whole-day preset ('Hoy', 'Ayer'): both days at once. */
+  onDays: (from: string, to: string) => void;
   onClear: () => void;
   active: boolean;
   users: User[];
@@ -19,7 +27,7 @@ interface AuditFiltersProps {
 }
 
 /** User, device, action and day range; each change applies at once (and lands in the URL). */
-export function AuditFilters({ values, onChange, onClear, active, users, devices, error }: AuditFiltersProps) {
+export function AuditFilters({ values, onChange, onDays, onClear, active, users, devices, error }: AuditFiltersProps) {
   const id = useId();
   const field = (key: keyof AuditFilterValues) => ({ id: `${id}-${key}`, value: values[key], onChange: (e: { target: { value: string } }) => onChange(key, e.target.value) });
   // A value from the URL that is not (or no longer) in the list still shows, rather than vanishing.
@@ -76,6 +84,17 @@ export function AuditFilters({ values, onChange, onClear, active, users, devices
           <Label htmlFor={`${id}-to`}>Hasta</Label>
           <Input type="date" min={values.from || undefined} {...field('to')} aria-invalid={error ? true : undefined} />
         </div>
+      </div>
+      <div className="flex flex-wrap gap-2 @2xl:col-span-2 @5xl:col-span-6">
+        {DAY_PRESETS.map(({ label, offset }) => {
+          const day = localDay(offset);
+          const selected = values.from === day && values.to === day;
+          return (
+            <Button key={label} size="sm" variant={selected ? 'default' : 'outline'} aria-pressed={selected} onClick={() => onDays(day, day)}>
+              {label}
+            </Button>
+          );
+        })}
       </div>
       <Button variant="ghost" onClick={onClear} disabled={!active} className="@2xl:justify-self-start @5xl:justify-self-end">
         <X aria-hidden="true" />

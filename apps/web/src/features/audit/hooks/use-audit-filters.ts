@@ -47,7 +47,22 @@ export function useAuditFilters() {
     [setParams],
   );
 
+  const setDays = useCallback(
+    (from: string, to: string) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set('from', from);
+          next.set('to', to);
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+
   const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
   const active = KEYS.some((k) => values[k] !== '');
-  return { values, setValue, clear, active };
+  return { values, setValue, setDays, clear, active };
 }
