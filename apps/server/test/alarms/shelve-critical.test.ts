@@ -7,7 +7,7 @@ import { errorMessage, type Alarm } from '@agua/shared';
 import { ConfigError, loadConfig } from '../../src/config/env';
 import { auditPage, expectApiError, jsonOf } from '../helpers/api';
 import { LEVEL_2, levelMsg, postTelemetry, waitFor } from '../helpers/protocol';
-import { startServer, type TestServer } from '../helpers/server';
+import { startServer } from '../helpers/server';
 
 const SHELVE = { minutes: 30, comment: 'Mantenimiento del sensor' };
 
@@ -20,10 +20,10 @@ async function serverWithHighLevel(env: Record<string, string>) {
   await res.body?.cancel();
   const open = async () => (await jsonOf<{ items: Alarm[] }>(await s.fetch('/api/v1/alarms?state=open', { cookie: viewer }))).body.items;
   const of = async (kind: Alarm['kind']) => (await open()).find((a) => a.deviceId === LEVEL_2 && a.kind === kind);
-  const [hh, h] = await waitFor(async () => {
+  const [hh, h] = (await waitFor(async () => {
     const both = [await of('level_high_high'), await of('level_high')];
-    return both.every(Boolean) ? (both as Alarm[]) : null;
-  }, 5000);
+    return both.every(Boolean) ? both : null;
+  }, 5000)) as [Alarm, Alarm];
   expect([hh.priority, h.priority]).toEqual([1, 3]);
   const shelve = (id: string, cookie: string) => s.fetch(`/api/v1/alarms/${id}/shelve`, { method: 'POST', cookie, json: SHELVE });
   const config = async () => (await jsonOf<Record<string, unknown>>(await s.fetch('/api/v1/config'))).body;
