@@ -139,7 +139,7 @@ export function ShelveDialog({
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : close())}>
-      <DialogContent data-testid="shelve-dialog" className="max-w-md">
+      <DialogContent data-testid="shelve-dialog" className="max-w-lg">
         <form onSubmit={onSubmit} className="grid gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>{confirming === null ? 'Suspender alarma' : `¿Suspender una alarma ${ALARM_PRIORITY_LABELS[CRITICAL_ALARM_PRIORITY]}?`}</DialogTitle>
@@ -163,7 +163,7 @@ export function ShelveDialog({
                 {criticalShelveWarning(deviceName, confirming)}
               </p>
               <FormAlert message={formError} />
-              <DialogFooter className="gap-2">
+              <DialogFooter className="sm:flex-wrap">
                 <Button type="button" variant="outline" onClick={close}>
                   Cancelar
                 </Button>
