@@ -175,6 +175,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(systemRoutes, {
     demo: config.demo,
     version: config.version,
+    alarmShelveCritical: config.alarmShelveCritical,
     storageHealthy: async () => {
       try {
         await storage.ping();
@@ -306,7 +307,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const auth = createAuth({ config, db, audit: audit.service, bus });
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, placement, lastCommand: lastCommandOf(db), log });
   const writer = openStoreWriter({ config, storage, storageHealth, log });
-  const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log });
+  const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log, shelveCritical: config.alarmShelveCritical });
   const telemetry = createTelemetry({ writer, devices: devices.service, bus, alarms: alarms.engine, metrics });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({

@@ -1,6 +1,7 @@
 export * from './alarms/alarm-conditions';
 export * from './alarms/alarm-messages';
 export * from './alarms/alarm-rules';
+export * from './alarms/alarm-shelving';
 export * from './alarms/alarm-states';
 export * from './alarms/alarm-transitions';
 export * from './auth/permissions';

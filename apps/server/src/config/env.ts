@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { DEFAULT_OFFLINE_AFTER_S } from '@agua/shared';
+import { DEFAULT_OFFLINE_AFTER_S, SHELVE_CRITICAL_ACCESS, type ShelveCriticalAccess } from '@agua/shared';
 
 /**
  * Configuration, parsed once at boot from the environment (PRODUCT.md "Configuration").
@@ -30,6 +30,8 @@ export interface Config {
   loginMaxFailuresPerAddress: number;
   /** Window over which repeated refusals are written to the audit trail once, then summed up. */
   auditCollapseWindowMs: number;
+  /** Who may shelve a priority-1 ('Crítica') alarm (ALARM_SHELVE_CRITICAL): anyone with write, or administrators only. */
+  alarmShelveCritical: ShelveCriticalAccess;
   allowedOrigins: string[];
   retentionDays: number;
   cookieSecure: boolean;
@@ -169,6 +171,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     loginMaxFailuresPerUser: int(env, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, 1_000_000),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 1_000_000),
     auditCollapseWindowMs: int(env, 'AUDIT_COLLAPSE_WINDOW_MS', 60_000, 100, 3_600_000),
+    alarmShelveCritical: shelveCriticalOf(env.ALARM_SHELVE_CRITICAL),
     allowedOrigins: origins.map((o) => o.replace(/\/$/, '')),
     retentionDays: int(env, 'RETENTION_DAYS', 365, 1, 365 * 100),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
@@ -263,6 +266,15 @@ function metricsTokenOf(raw: string | undefined): string | null {
   if (!token) return null;
   if (token.length < 16 || !/^[\x21-\x7e]+$/.test(token)) throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces (e.g. openssl rand -hex 24)');
   return token;
+}
+
+function shelveCriticalOf(raw: string | undefined): ShelveCriticalAccess {
+  const value = raw?.trim().toLowerCase();
+  if (!value) return 'write';
+  if (!(SHELVE_CRITICAL_ACCESS as readonly string[]).includes(value)) {
+    throw new ConfigError(`ALARM_SHELVE_CRITICAL must be ${SHELVE_CRITICAL_ACCESS.join(' or ')} (who may shelve a Crítica alarm), got "${raw}"`);
+  }
+  return value as ShelveCriticalAccess;
 }
 
 function instanceIdOf(env: Env): string | null {

@@ -66,6 +66,7 @@ export const ERROR_MESSAGES = {
   ALARM_NOT_ACKABLE: 'La alarma no está pendiente de reconocimiento.',
   ALARM_NOT_SHELVED: 'La alarma no está suspendida.',
   ALARM_NOT_SHELVABLE: 'Solo se puede suspender una alarma abierta.',
+  SHELVE_CRITICAL_FORBIDDEN: 'Solo un administrador puede suspender una alarma Crítica.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',
   WEBHOOK_URL_INVALID: 'La URL del webhook debe ser http:// o https:// con un servidor.',

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { ShelveCriticalAccess } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { Placement } from '../../lib/placement';
 import type { Database } from '../../storage/schema';
@@ -22,6 +23,8 @@ export interface AlarmsDeps {
   /** Several instances: acts on alarms of devices held elsewhere go there; null when alone. */
   router: AlarmRouter | null;
   log: FastifyBaseLogger;
+  /** Who may shelve a Crítica alarm (ALARM_SHELVE_CRITICAL). */
+  shelveCritical: ShelveCriticalAccess;
 }
 
 export interface AlarmsModule {
@@ -38,5 +41,5 @@ export async function createAlarms(d: AlarmsDeps): Promise<AlarmsModule> {
   const repo = new AlarmsRepository(d.db);
   const store: AlarmChangeStore = { writeAll: (changes) => d.writer.writeAlarms(changes) };
   const engine = new AlarmEngine(repo, store, rules, d.devices, d.bus, d.log, d.placement, d.router);
-  return { rules, engine, service: new AlarmsService(engine, repo, d.audit) };
+  return { rules, engine, service: new AlarmsService(engine, repo, d.audit, d.shelveCritical) };
 }

@@ -202,6 +202,8 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
     schema: {
       tags,
       summary: `Shelve an open alarm for ${SHELVE_MINUTES.min}–${SHELVE_MINUTES.max} minutes, with a comment (422 otherwise)`,
+      description:
+        "With ALARM_SHELVE_CRITICAL=admin, a priority-1 ('Crítica') alarm is shelved by administrators only: anyone else gets 403 SHELVE_CRITICAL_FORBIDDEN, audited as `alarm.shelved` denied. GET /api/v1/config says which rule holds.",
       security: SESSION_SECURITY,
       params: AlarmParams,
       body: Type.Object({ minutes: Type.Optional(Type.Unknown()), comment: Type.Optional(Type.Unknown()) }, { additionalProperties: false }),

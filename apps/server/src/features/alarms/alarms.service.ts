@@ -1,5 +1,14 @@
-import { ALARM_ACK_MANY_MAX, OPEN_ALARM_STATES, isAlarmOpen, type Alarm, type AlarmKind, type AlarmState } from '@agua/shared';
-import { AppError, notFound } from '../../lib/errors';
+import {
+  ALARM_ACK_MANY_MAX,
+  OPEN_ALARM_STATES,
+  isAlarmOpen,
+  mayShelveAlarm,
+  type Alarm,
+  type AlarmKind,
+  type AlarmState,
+  type ShelveCriticalAccess,
+} from '@agua/shared';
+import { AppError, forbidden, notFound } from '../../lib/errors';
 import { iso, type MsRange } from '../../lib/time';
 import type { AuditService } from '../audit/audit.service';
 import type { UserRecord } from '../users/users.repository';
@@ -47,6 +56,8 @@ export class AlarmsService {
     private readonly engine: AlarmEngine,
     private readonly repo: AlarmsRepository,
     private readonly audit: AuditService,
+    /** Who may shelve a Crítica alarm (ALARM_SHELVE_CRITICAL). */
+    private readonly shelveCritical: ShelveCriticalAccess = 'write',
   ) {}
 
   /** Open alarms: highest priority first, then newest. */
@@ -169,9 +180,31 @@ export class AlarmsService {
   }
 
   async shelve(id: string, minutes: number, comment: string, actor: Actor): Promise<Alarm> {
+    await this.assertMayShelve(id, minutes, comment, actor);
     const alarm = await this.engine.act({ op: 'shelve', id, by: personOf(actor.user), minutes, comment });
     await this.record('alarm.shelved', alarm, actor, { minutes, comment });
     return toAlarm(alarm);
+  }
+
+  /**
+   * Refuses (403 SHELVE_CRITICAL_FORBIDDEN, audited as denied) a user whom ALARM_SHELVE_CRITICAL
+   * keeps from shelving this alarm. Judged on the open alarm as this instance holds it (every
+   * instance keeps a replica); an unknown or closed one goes on to the engine's own answer.
+   */
+  private async assertMayShelve(id: string, minutes: number, comment: string, actor: Actor): Promise<void> {
+    const alarm = this.engine.openById(id);
+    if (!alarm || mayShelveAlarm(actor.user, alarm.priority, this.shelveCritical)) return;
+    const code = 'SHELVE_CRITICAL_FORBIDDEN';
+    await this.audit.record({
+      action: 'alarm.shelved',
+      userId: actor.user.id,
+      username: actor.user.username,
+      target: `alarm:${alarm.id}`,
+      result: 'denied',
+      ip: actor.ip,
+      details: { code, deviceId: alarm.deviceId, kind: alarm.kind, priority: alarm.priority, state: alarm.state, minutes, comment },
+    });
+    throw forbidden(code);
   }
 
   async unshelve(id: string, actor: Actor): Promise<Alarm> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { StorageStatusSchema, errorMessage, type StorageStatus } from '@agua/shared';
+import { SHELVE_CRITICAL_ACCESS, StorageStatusSchema, errorMessage, type ShelveCriticalAccess, type StorageStatus } from '@agua/shared';
 import { PUBLIC_SECURITY, SESSION_SECURITY, errors } from '../../lib/route-schemas';
 import type { DiskSpaceWatch } from '../../storage/disk-space';
 import type { MqttTransport } from '../mqtt/mqtt-transport';
@@ -10,6 +10,8 @@ import { STORAGE_RETRY_AFTER_S, type StorageHealth } from '../../storage/storage
 export interface SystemRoutesOptions {
   demo: boolean;
   version: string;
+  /** Who may shelve a Crítica alarm: the web app hides 'Suspender' from the others. */
+  alarmShelveCritical: ShelveCriticalAccess;
   /** Whether storage answers; health is 503 otherwise. */
   storageHealthy: () => Promise<boolean>;
   /** A storage fault (full disk, I/O errors) makes health 503 while it holds. */
@@ -19,7 +21,7 @@ export interface SystemRoutesOptions {
   mqtt: Pick<MqttTransport, 'port' | 'brokerConnected'>;
 }
 
-/** Health and the public configuration the login page needs (API.md "Public"). */
+/** Health and the public configuration the web app needs (API.md "Public"). */
 export default async function systemRoutes(app: FastifyInstance, opts: SystemRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -63,11 +65,20 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
     config: { access: 'public' },
     schema: {
       tags: ['system'],
-      summary: 'What the login page needs; nothing secret',
+      summary: 'What the web app needs to know of the configuration; nothing secret',
+      description:
+        "`demo`: the login page lists the demo accounts. `alarmShelveCritical` (ALARM_SHELVE_CRITICAL): who may shelve a priority-1 ('Crítica') alarm, `write` (anyone with write) or `admin` (administrators only).",
       security: PUBLIC_SECURITY,
-      response: { 200: Type.Object({ demo: Type.Boolean(), version: Type.String() }), ...errors(500) },
+      response: {
+        200: Type.Object({
+          demo: Type.Boolean(),
+          version: Type.String(),
+          alarmShelveCritical: Type.Union(SHELVE_CRITICAL_ACCESS.map((a) => Type.Literal(a))),
+        }),
+        ...errors(500),
+      },
     },
-    handler: async () => ({ demo: opts.demo, version: opts.version }),
+    handler: async () => ({ demo: opts.demo, version: opts.version, alarmShelveCritical: opts.alarmShelveCritical }),
   });
 
   r.get('/api/v1/system/storage', {

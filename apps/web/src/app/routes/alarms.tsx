@@ -1,12 +1,13 @@
 import { useState } from 'react';
-import { can } from '@agua/shared';
+import { can, mayShelveAlarm } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { PageHeader } from '@/components/page-header';
 import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
 import { AlarmFigures } from '@/features/alarms/components/alarm-figures';
 import { AlarmHistory } from '@/features/alarms/components/alarm-history';
 import { OpenAlarms } from '@/features/alarms/components/open-alarms';
-import { useAlarmSoundSetting } from '@/features/alarms/hooks/use-alarm-sound';
+import { splitShelved } from '@/features/alarms/utils/shelved-alarms';
+import { useAppConfig } from '@/features/auth/api/get-config';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
 import { cn } from '@/lib/utils';
@@ -19,26 +20,18 @@ export default function AlarmsRoute() {
   const { devices } = useDevices();
   const open = useOpenAlarms();
   const [tab, setTab] = useState<Tab>('open');
-  const [sound, setSound] = useAlarmSoundSetting();
+  // Until the configuration is known the server's default holds; the server decides in any case.
+  const shelveAccess = useAppConfig().data?.alarmShelveCritical ?? 'write';
   const names = new Map(devices.map((d) => [d.id, d.name]));
   const deviceName = (id: string) => names.get(id) ?? id;
 
   return (
     <div className="grid gap-6">
-      <PageHeader
-        title="Alarmas"
-        description="Alarmas activas, su reconocimiento y su historial (ISA-18.2)."
-        actions={
-          <label className="inline-flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={sound} onChange={(e) => setSound(e.target.checked)} className="size-4" />
-            Sonido de alarmas
-          </label>
-        }
-      />
+      <PageHeader title="Alarmas" description="Alarmas activas, su reconocimiento y su historial (ISA-18.2)." />
       <div role="tablist" aria-label="Vistas de alarmas" className="flex gap-2 border-b">
         {(
           [
-            ['open', `Activas${open.data ? ` (${open.data.length})` : ''}`],
+            ['open', `Activas${open.data ? ` (${splitShelved(open.data).active.length})` : ''}`],
             ['history', 'Historial'],
           ] as const
         ).map(([key, label]) => (
@@ -58,7 +51,12 @@ export default function AlarmsRoute() {
         open.isError && !open.data ? (
           <LoadError message={open.error.message} onRetry={() => void open.refetch()} />
         ) : (
-          <OpenAlarms alarms={open.data ?? []} deviceName={deviceName} canWrite={can(user, 'write')} />
+          <OpenAlarms
+            alarms={open.data ?? []}
+            deviceName={deviceName}
+            canWrite={can(user, 'write')}
+            mayShelve={(priority) => mayShelveAlarm(user, priority, shelveAccess)}
+          />
         )
       ) : (
         <AlarmHistory devices={devices} deviceName={deviceName} />

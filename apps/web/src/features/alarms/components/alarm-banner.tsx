@@ -24,12 +24,13 @@ export function AlarmBanner() {
       data-testid="alarm-banner"
       data-priority={worst}
       aria-label={label}
-      className={cn('inline-flex h-9 items-center gap-2 rounded-md border px-3 text-sm font-semibold whitespace-nowrap transition-colors', PRIORITY_COLORS[worst], 'hover:brightness-95')}
+      // 44 px tall: a touch target on a phone, like the header's buttons beside it.
+      className={cn('inline-flex h-11 items-center gap-2 rounded-md border px-2.5 text-sm font-semibold whitespace-nowrap transition-colors sm:px-3', PRIORITY_COLORS[worst], 'hover:brightness-95')}
     >
-      <BellRing aria-hidden="true" className="size-4" />
-      {/* A phone's header has room for the count and the priority only. */}
+      {/* A phone's header has room for the count and the priority only (no bell, at most '99+'), beside the live light and three buttons. */}
+      <BellRing aria-hidden="true" className="hidden size-4 sm:block" />
       <span aria-hidden="true" className="sm:hidden">
-        {waiting} · {priority}
+        {waiting > 99 ? '99+' : waiting} · {priority}
       </span>
       <span aria-hidden="true" className="hidden sm:inline">
         {label}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Download, X } from 'lucide-react';
-import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, ALARM_STATES, type AlarmPriority, type AlarmState, type Device } from '@agua/shared';
+import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, ALARM_STATES, type Alarm, type AlarmPriority, type AlarmState, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { FormField } from '@/components/ui/form-field';
@@ -36,6 +36,9 @@ function toFilters(v: FilterValues): { filters: AlarmHistoryFilters } | { error:
     },
   };
 }
+
+/** Who acknowledged an alarm, with the comment: 'Juan Pérez — Revisado', or '—'. */
+const ackedByText = (a: Alarm) => (a.ackedBy ? `${a.ackedBy.name}${a.ackComment ? ` — ${a.ackComment}` : ''}` : '—');
 
 /** 'Historial': every alarm, newest first, filtered by device, priority, state and days; with 'Exportar'. */
 export function AlarmHistory({ devices, deviceName }: { devices: Device[]; deviceName: (id: string) => string }) {
@@ -129,41 +132,66 @@ export function AlarmHistory({ devices, deviceName }: { devices: Device[]; devic
       ) : items.length === 0 ? (
         history.isError ? null : <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay alarmas con esos filtros.</p>
       ) : (
-        <div className="overflow-x-auto rounded-lg border">
-          <table className="w-full text-sm" data-testid="alarm-history">
-            <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
-              <tr>
-                <th className="p-2 font-medium">Fecha y Hora</th>
-                <th className="p-2 font-medium">Dispositivo</th>
-                <th className="p-2 font-medium">Alarma</th>
-                <th className="p-2 font-medium">Prioridad</th>
-                <th className="p-2 font-medium">Estado</th>
-                <th className="p-2 font-medium">Reconocida por</th>
-                <th className="p-2 font-medium">Normalizada</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((a) => (
-                <tr key={a.id} className="border-t">
-                  <td className="p-2 whitespace-nowrap tabular-nums">{formatDateTime(a.raisedAt)}</td>
-                  <td className="p-2">{deviceName(a.deviceId)}</td>
-                  <td className="p-2">
-                    {ALARM_KIND_LABELS[a.kind]}
-                    <span className="block text-xs text-muted-foreground">{a.message}</span>
-                  </td>
-                  <td className="p-2">
-                    <PriorityBadge priority={a.priority} />
-                  </td>
-                  <td className="p-2">
-                    <AlarmStateBadge state={a.state} />
-                  </td>
-                  <td className="p-2">{a.ackedBy ? `${a.ackedBy.name}${a.ackComment ? ` — ${a.ackComment}` : ''}` : '—'}</td>
-                  <td className="p-2 whitespace-nowrap tabular-nums">{a.clearedAt ? formatDateTime(a.clearedAt) : '—'}</td>
+        <>
+          {/* A narrow screen gets one card per alarm, priority and state first: a 7-column table put them off-screen. */}
+          <ul className="grid gap-2 @3xl:hidden" data-testid="alarm-history-cards">
+            {items.map((a) => (
+              <li key={a.id} className="grid gap-1.5 rounded-lg border bg-card p-3 text-sm">
+                <div className="flex flex-wrap items-center gap-2">
+                  <PriorityBadge priority={a.priority} />
+                  <AlarmStateBadge state={a.state} />
+                </div>
+                <p className="font-medium break-words">
+                  {deviceName(a.deviceId)} · {ALARM_KIND_LABELS[a.kind]}
+                </p>
+                <p className="text-xs text-muted-foreground break-words">{a.message}</p>
+                <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+                  <dt className="text-muted-foreground">Fecha y Hora</dt>
+                  <dd className="tabular-nums">{formatDateTime(a.raisedAt)}</dd>
+                  <dt className="text-muted-foreground">Reconocida por</dt>
+                  <dd className="break-words">{ackedByText(a)}</dd>
+                  <dt className="text-muted-foreground">Normalizada</dt>
+                  <dd className="tabular-nums">{a.clearedAt ? formatDateTime(a.clearedAt) : '—'}</dd>
+                </dl>
+              </li>
+            ))}
+          </ul>
+          <div className="hidden overflow-x-auto rounded-lg border @3xl:block">
+            <table className="w-full text-sm" data-testid="alarm-history">
+              <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+                <tr>
+                  <th className="p-2 font-medium">Fecha y Hora</th>
+                  <th className="p-2 font-medium">Dispositivo</th>
+                  <th className="p-2 font-medium">Alarma</th>
+                  <th className="p-2 font-medium">Prioridad</th>
+                  <th className="p-2 font-medium">Estado</th>
+                  <th className="p-2 font-medium">Reconocida por</th>
+                  <th className="p-2 font-medium">Normalizada</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {items.map((a) => (
+                  <tr key={a.id} className="border-t">
+                    <td className="p-2 whitespace-nowrap tabular-nums">{formatDateTime(a.raisedAt)}</td>
+                    <td className="p-2">{deviceName(a.deviceId)}</td>
+                    <td className="p-2">
+                      {ALARM_KIND_LABELS[a.kind]}
+                      <span className="block text-xs text-muted-foreground">{a.message}</span>
+                    </td>
+                    <td className="p-2">
+                      <PriorityBadge priority={a.priority} />
+                    </td>
+                    <td className="p-2">
+                      <AlarmStateBadge state={a.state} />
+                    </td>
+                    <td className="p-2">{ackedByText(a)}</td>
+                    <td className="p-2 whitespace-nowrap tabular-nums">{a.clearedAt ? formatDateTime(a.clearedAt) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {history.hasNextPage ? (
         <Button variant="outline" className="justify-self-center" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>

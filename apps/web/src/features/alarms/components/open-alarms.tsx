@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Bell, BellOff, CheckCheck } from 'lucide-react';
-import { ALARM_KIND_LABELS, type Alarm } from '@agua/shared';
+import { BellOff, CheckCheck } from 'lucide-react';
+import { ALARM_KIND_LABELS, CRITICAL_ALARM_PRIORITY, errorMessage, type Alarm } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { RelativeTime } from '@/components/device/relative-time';
 import { toast } from '@/components/ui/use-toast';
@@ -8,8 +8,10 @@ import { formatDateTime } from '@/lib/format';
 import { cn } from '@/lib/utils';
 import { useAckAlarm, useAckAlarms, useShelveAlarm, useUnshelveAlarm } from '../api/alarms-api';
 import { summarizeAlarms } from '../utils/alarm-summary';
+import { splitShelved } from '../utils/shelved-alarms';
 import { AckDialog, ShelveDialog } from './alarm-action-dialogs';
 import { AlarmStateBadge, PriorityBadge } from './alarm-badges';
+import { ShelvedAlarms } from './shelved-alarms';
 
 type Pending = { kind: 'ack'; alarm: Alarm } | { kind: 'ackAll' } | { kind: 'shelve'; alarm: Alarm } | null;
 
@@ -24,19 +26,34 @@ function announceAckAll({ acked, skipped }: { acked: string[]; skipped: string[]
   });
 }
 
-/** The open alarms, one row each, with 'Reconocer', 'Reconocer todas', 'Suspender' and 'Reactivar' (write). */
-export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; deviceName: (id: string) => string; canWrite: boolean }) {
+/** Why 'Suspender' is disabled for a Crítica alarm (ALARM_SHELVE_CRITICAL=admin): the server's own words. */
+const SHELVE_CRITICAL_NOTE_ID = 'shelve-critical-note';
+
+/**
+ * The open alarms: the active ones, one row each, with 'Reconocer', 'Reconocer todas' and
+ * 'Suspender' (write; `mayShelve` says for which priorities), and below them 'Suspendidas'.
+ */
+export function OpenAlarms({
+  alarms,
+  deviceName,
+  canWrite,
+  mayShelve,
+}: {
+  alarms: Alarm[];
+  deviceName: (id: string) => string;
+  canWrite: boolean;
+  mayShelve: (priority: number) => boolean;
+}) {
   const [pending, setPending] = useState<Pending>(null);
   const ack = useAckAlarm();
   const ackAll = useAckAlarms();
   const shelve = useShelveAlarm();
   const unshelve = useUnshelveAlarm();
-  const { waiting } = summarizeAlarms(alarms);
-  const waitingIds = alarms.filter((a) => a.state === 'unack' || a.state === 'rtn_unack').map((a) => a.id);
+  const { active, shelved } = splitShelved(alarms);
+  const { waiting } = summarizeAlarms(active);
+  const waitingIds = active.filter((a) => a.state === 'unack' || a.state === 'rtn_unack').map((a) => a.id);
+  const criticalLocked = canWrite && !mayShelve(CRITICAL_ALARM_PRIORITY) && active.some((a) => a.priority === CRITICAL_ALARM_PRIORITY);
 
-  if (alarms.length === 0) {
-    return <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay alarmas activas.</p>;
-  }
   return (
     <div className="grid gap-3">
       {canWrite && waiting > 0 ? (
@@ -45,8 +62,14 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
           Reconocer todas ({waiting})
         </Button>
       ) : null}
-      <ul className="grid gap-2" data-testid="open-alarms">
-        {alarms.map((a) => (
+      {criticalLocked ? (
+        <p id={SHELVE_CRITICAL_NOTE_ID} className="text-sm text-muted-foreground">
+          {errorMessage('SHELVE_CRITICAL_FORBIDDEN')} Las demás se pueden suspender.
+        </p>
+      ) : null}
+      {active.length === 0 ? <p className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">No hay alarmas activas.</p> : null}
+      <ul className="grid gap-2 empty:hidden" data-testid="open-alarms">
+        {active.map((a) => (
           <li
             key={a.id}
             data-testid={`alarm-${a.id}`}
@@ -55,7 +78,6 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
               'grid gap-2 rounded-lg border bg-card p-3 sm:grid-cols-[15.5rem_minmax(0,1fr)_auto] sm:items-center',
               a.state === 'unack' && 'border-2 border-foreground/70',
               a.state === 'rtn_unack' && 'border-2 border-dashed',
-              (a.state === 'ack' || a.state === 'shelved') && 'opacity-80',
             )}
           >
             <div className="flex items-center gap-2">
@@ -69,7 +91,6 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
               <p className="text-sm text-muted-foreground break-words">{a.message}</p>
               <p className="text-xs text-muted-foreground">
                 Desde <RelativeTime value={a.raisedAt} /> ({formatDateTime(a.raisedAt)})
-                {a.state === 'shelved' && a.shelvedUntil ? ` · suspendida hasta ${formatDateTime(a.shelvedUntil)}` : ''}
                 {a.ackedBy ? ` · reconocida por ${a.ackedBy.name}` : ''}
               </p>
             </div>
@@ -81,13 +102,13 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
                     Reconocer
                   </Button>
                 ) : null}
-                {a.state === 'shelved' ? (
-                  <Button size="sm" variant="outline" onClick={() => unshelve.mutateAsync(a.id).catch(failed)}>
-                    <Bell aria-hidden="true" />
-                    Reactivar
+                {mayShelve(a.priority) ? (
+                  <Button size="sm" variant="outline" onClick={() => setPending({ kind: 'shelve', alarm: a })}>
+                    <BellOff aria-hidden="true" />
+                    Suspender
                   </Button>
                 ) : (
-                  <Button size="sm" variant="outline" onClick={() => setPending({ kind: 'shelve', alarm: a })}>
+                  <Button size="sm" variant="outline" disabled aria-describedby={SHELVE_CRITICAL_NOTE_ID}>
                     <BellOff aria-hidden="true" />
                     Suspender
                   </Button>
@@ -97,6 +118,7 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
           </li>
         ))}
       </ul>
+      <ShelvedAlarms alarms={shelved} deviceName={deviceName} canWrite={canWrite} onUnshelve={(a) => void unshelve.mutateAsync(a.id).catch(failed)} />
       <AckDialog
         open={pending?.kind === 'ack' || pending?.kind === 'ackAll'}
         title={pending?.kind === 'ackAll' ? 'Reconocer todas' : 'Reconocer alarma'}
@@ -110,6 +132,8 @@ export function OpenAlarms({ alarms, deviceName, canWrite }: { alarms: Alarm[]; 
       <ShelveDialog
         open={pending?.kind === 'shelve'}
         description={pending?.kind === 'shelve' ? `${deviceName(pending.alarm.deviceId)}: ${pending.alarm.message}` : ''}
+        deviceName={pending?.kind === 'shelve' ? deviceName(pending.alarm.deviceId) : ''}
+        critical={pending?.kind === 'shelve' && pending.alarm.priority === CRITICAL_ALARM_PRIORITY}
         onOpenChange={(open) => !open && setPending(null)}
         onConfirm={async (minutes, comment) => {
           if (pending?.kind === 'shelve') await shelve.mutateAsync({ id: pending.alarm.id, minutes, comment });

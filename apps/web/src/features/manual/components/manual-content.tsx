@@ -115,7 +115,8 @@ export function ManualContent() {
           </li>
           <li>
             <strong>{ALARM_STATE_LABELS.shelved}</strong>: oculta a propósito durante {SHELVE_MINUTES.min} a {SHELVE_MINUTES.max} minutos
-            (con un motivo); al vencer, si la condición sigue, vuelve sin reconocer.
+            (con un motivo); no suena ni se notifica. Se lista aparte, en <strong>Suspendidas</strong>, con quién la suspendió y hasta
+            cuándo; al vencer, si la condición sigue, vuelve sin reconocer. <strong>Reactivar</strong> la devuelve antes.
           </li>
           <li>
             <strong>{ALARM_STATE_LABELS.cleared}</strong> y <strong>{ALARM_STATE_LABELS.suppressed}</strong> (dispositivo o regla
@@ -124,14 +125,17 @@ export function ManualContent() {
         </ul>
         <p>
           En <strong>Alarmas</strong>, quien tiene permiso de escritura pulsa <strong>Reconocer</strong> o <strong>Reconocer todas</strong>,
-          con un comentario opcional, o <strong>Suspender</strong>. Para que una alarma no oscile, un nivel alto solo se normaliza cuando
+          con un comentario opcional, o <strong>Suspender</strong>. Suspender una alarma {ALARM_PRIORITY_LABELS[1]} pide una segunda
+          confirmación, y el servidor puede reservarlo a los administradores (<code>ALARM_SHELVE_CRITICAL=admin</code>): entonces, para
+          los demás, 'Suspender' aparece desactivado en esas alarmas. Para que una alarma no oscile, un nivel alto solo se normaliza cuando
           baja por debajo del punto de ajuste menos la banda muerta (2 % por defecto); los retardos de activación y de normalización
           evitan avisos por picos breves. Todo reconocimiento y suspensión queda en la Auditoría, y el historial se exporta a Excel.
         </p>
         <p>
           Las reglas de cada dispositivo (activada, prioridad, punto de ajuste, banda muerta y retardos) se cambian en{' '}
-          <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. Con{' '}
-          <strong>Sonido de alarmas</strong> activado (se recuerda en cada navegador), una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
+          <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. El botón{' '}
+          <strong>Sonido de alarmas</strong> de la cabecera (el altavoz, en todas las pantallas) lo activa o silencia; está apagado
+          hasta que se activa y se recuerda en cada navegador. Con el sonido activado, una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
           {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
         </p>
       </Section>
