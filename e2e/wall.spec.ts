@@ -32,6 +32,13 @@ test.describe('Sala de control', () => {
     await expect(page.getByRole('navigation', { name: 'Navegación principal' })).toHaveCount(0);
     await expect(page.locator('[data-testid^="wall-device-"]').first()).toHaveAttribute('data-testid', `wall-device-${TANK.id}`);
     await expect(page.getByTestId(`wall-reading-${TANK.id}`)).toHaveText(/^4,90\s*m$/);
+    // The wall is watched from across the room: its alarm sound is on until muted, and stays muted.
+    const sound = page.getByTestId('alarm-sound-toggle');
+    await expect(sound).toHaveAttribute('aria-pressed', 'true');
+    await sound.click();
+    await expect(sound).toHaveAttribute('aria-pressed', 'false');
+    await page.reload();
+    await expect(page.getByTestId('alarm-sound-toggle')).toHaveAttribute('aria-pressed', 'false');
 
     await page.keyboard.press('?');
     const help = page.getByTestId('shortcuts-help');

@@ -5,6 +5,7 @@ import { can } from '@agua/shared';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { useOpenAlarms } from '@/features/alarms/api/alarms-api';
 import { AlarmBanner } from '@/features/alarms/components/alarm-banner';
+import { AlarmSoundToggle } from '@/features/alarms/components/alarm-sound-toggle';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { abnormalFirst } from '@/features/dashboard/utils/device-order';
 import { DeviceProvider } from '@/features/devices/components/device-provider';
@@ -34,8 +35,9 @@ function WallScreen() {
           {formatTime(now)}
         </span>
         <div className="ml-auto flex flex-wrap items-center gap-2">
-          <AlarmBanner />
+          <AlarmBanner soundPlace="wall" />
           <LiveStatusIndicator />
+          <AlarmSoundToggle place="wall" />
           <Button variant="outline" size="icon" aria-label="Pantalla completa" onClick={() => void document.documentElement.requestFullscreen?.().catch(() => undefined)}>
             <Maximize aria-hidden="true" />
           </Button>

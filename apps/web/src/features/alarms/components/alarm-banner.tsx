@@ -4,16 +4,17 @@ import { ALARM_PRIORITY_LABELS } from '@agua/shared';
 import { cn } from '@/lib/utils';
 import { useOpenAlarms } from '../api/alarms-api';
 import { PRIORITY_COLORS } from './alarm-badges';
-import { useAlarmSound } from '../hooks/use-alarm-sound';
+import { useAlarmSound, type SoundPlace } from '../hooks/use-alarm-sound';
 import { summarizeAlarms } from '../utils/alarm-summary';
 
 /**
  * The header's alarm banner: how many alarms wait for an acknowledgement and the worst priority
  * among them, leading to 'Alarmas'. With nothing to acknowledge it is not there (calm when normal).
+ * It also rings, by the sound setting of where it is shown (`soundPlace`).
  */
-export function AlarmBanner() {
+export function AlarmBanner({ soundPlace = 'screens' }: { soundPlace?: SoundPlace }) {
   const { data } = useOpenAlarms();
-  useAlarmSound(data);
+  useAlarmSound(data, soundPlace);
   const { waiting, worst } = summarizeAlarms(data ?? []);
   if (waiting === 0 || worst === null) return null;
   const priority = ALARM_PRIORITY_LABELS[worst];

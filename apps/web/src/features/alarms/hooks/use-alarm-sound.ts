@@ -2,22 +2,31 @@ import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Alarm } from '@agua/shared';
 import { nextAlarmSound, type AlarmSound } from '../utils/alarm-summary';
 
-const STORAGE_KEY = 'agua.alarmSound';
+/**
+ * Where the sound is set, each remembered per browser: the ordinary screens (off until turned on)
+ * and the control-room wall (on until muted: the wall is watched from across the room, DESIGN.md).
+ */
+export type SoundPlace = 'screens' | 'wall';
+const STORAGE_KEYS: Record<SoundPlace, string> = { screens: 'agua.alarmSound', wall: 'agua.alarmSound.wall' };
+const DEFAULT_ON: Record<SoundPlace, boolean> = { screens: false, wall: true };
 // A reminder, not a siren: one short beep at first, then one every so often until someone acts.
 const REPEAT_MS = 15_000;
 const listeners = new Set<() => void>();
 
-/** 'Sonido de alarmas': off unless this browser turned it on. */
-export function useAlarmSoundSetting(): [boolean, (on: boolean) => void] {
+/** 'Sonido de alarmas' of a place: what this browser chose there, else the place's default. */
+export function useAlarmSoundSetting(place: SoundPlace = 'screens'): [boolean, (on: boolean) => void] {
   const on = useSyncExternalStore(
     (l) => {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-    () => localStorage.getItem(STORAGE_KEY) === 'on',
+    () => {
+      const stored = localStorage.getItem(STORAGE_KEYS[place]);
+      return stored === null ? DEFAULT_ON[place] : stored === 'on';
+    },
   );
   const set = (value: boolean) => {
-    localStorage.setItem(STORAGE_KEY, value ? 'on' : 'off');
+    localStorage.setItem(STORAGE_KEYS[place], value ? 'on' : 'off');
     for (const l of listeners) l();
   };
   return [on, set];
@@ -48,8 +57,8 @@ function beep(): void {
  * Beeps when an alarm of priority 1 or 2 newly waits unacknowledged, where the user turned sound
  * on, and again every REPEAT_MS while one still does; acknowledging (or shelving) it silences.
  */
-export function useAlarmSound(open: readonly Alarm[] | undefined): void {
-  const [on] = useAlarmSoundSetting();
+export function useAlarmSound(open: readonly Alarm[] | undefined, place: SoundPlace = 'screens'): void {
+  const [on] = useAlarmSoundSetting(place);
   const sound = useRef<AlarmSound | null>(null);
   const [ringing, setRinging] = useState(false);
 
