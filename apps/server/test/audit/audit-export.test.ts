@@ -56,7 +56,8 @@ describe('audit export', () => {
 
   it('filters like the pages: a range with nothing in it is 404 NO_DATA; only administrators may export', async () => {
     await expectApiError(await s.fetch('/api/v1/export-audit.csv?from=2001-01-01T00:00:00Z&to=2001-01-02T00:00:00Z', { cookie: admin }), 404, 'NO_DATA');
-    const one = await csvLines(await s.fetch(`/api/v1/export-audit.csv?action=auth.login&userId=${encodeURIComponent((await (await s.fetch('/api/v1/auth/me', { cookie: admin })).json()).id)}`, { cookie: admin }));
+    const me = (await (await s.fetch('/api/v1/auth/me', { cookie: admin })).json()) as { id: string };
+    const one = await csvLines(await s.fetch(`/api/v1/export-audit.csv?action=auth.login&userId=${encodeURIComponent(me.id)}`, { cookie: admin }));
     expect(one.length).toBeGreaterThanOrEqual(1);
     expect(one.every((l) => l.includes(`,auth.login,Correcto,${DEMO_PASSWORDS.admin.username},`))).toBe(true);
     await expectApiError(await s.fetch('/api/v1/export-audit.csv', { cookie: await s.login('operator') }), 403);

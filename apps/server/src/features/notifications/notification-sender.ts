@@ -22,7 +22,7 @@ export interface SenderOptions {
    * Attempts under way at once per destination — a host, a user's browsers — so that one
    * receiver that never finishes answering holds a few slots of its channel, never all of them.
    */
-  perDestination: number;
+  perDestination: (key: string) => number;
   /** The destinations an attempt occupies (keys such as `host:fcm.googleapis.com`); none: only the channel's limit. */
   destinationsOf: (delivery: DeliveryRecord) => string[];
   /** The longest an attempt can take (its deadline). */
@@ -170,7 +170,7 @@ export class NotificationSender {
         // A row behind others of its destinations waits for them, an attempt deadline per round
         // of slots at most: its lease covers that wait (up to MAX_QUEUE_WAIT_MS), so that it is
         // not due again — for another instance to take — while it waits here.
-        const rounds = Math.max(0, ...destinations.map((k) => Math.floor((ahead.get(k) ?? 0) / this.opts.perDestination)));
+        const rounds = Math.max(0, ...destinations.map((k) => Math.floor((ahead.get(k) ?? 0) / this.opts.perDestination(k))));
         for (const k of destinations) ahead.set(k, (ahead.get(k) ?? 0) + 1);
         const wait = Math.min(rounds * this.opts.attemptMs, MAX_QUEUE_WAIT_MS);
         claims.push({ row: d.row, retryAtMs: now + wait + Math.max(CLAIM_LEASE_MS, this.opts.attemptMs, retryDelayMs(d.attempts + 1)) });
@@ -194,7 +194,7 @@ export class NotificationSender {
 
   /** The first queued row whose destinations all have a free slot: rows for busy ones are passed over, never waited behind. */
   private nextStartable(lane: Lane): number {
-    return lane.queue.findIndex((d) => (lane.destinations.get(d.row) ?? []).every((k) => (lane.busy.get(k) ?? 0) < this.opts.perDestination));
+    return lane.queue.findIndex((d) => (lane.destinations.get(d.row) ?? []).every((k) => (lane.busy.get(k) ?? 0) < this.opts.perDestination(k)));
   }
 
   private pump(lane: Lane, claimedAtMs: number): void {

@@ -44,11 +44,19 @@ export interface NotificationsDeps {
 /** Attempts under way at once, per channel (e-mail: a few connections to the one SMTP server). */
 const CONCURRENCY = { email: 4, webhook: 32, push: 32 } as const;
 /**
- * Attempts under way at once per destination host, and per user for push (docs/security.md
- * "Outbound requests"): a receiver that never finishes answering holds this many slots of its
- * channel for an attempt deadline, and everything else goes ahead beside it.
+ * Attempts under way at once per destination (docs/security.md "Outbound requests"): a receiver
+ * that never finishes answering holds this many slots of its channel for an attempt deadline, and
+ * everything else goes ahead beside it. Per webhook host, and per user for push (all of a user's
+ * browsers, whoever chose their endpoints).
  */
 export const SLOTS_PER_DESTINATION = 4;
+/**
+ * Per push service host: every Chrome of a utility pushes through one host (fcm.googleapis.com),
+ * so 4 would throttle an alarm flood to all of them; half the channel still leaves the other
+ * half to every other host. A user's own endpoints are held to SLOTS_PER_DESTINATION by the user key.
+ */
+export const PUSH_SLOTS_PER_HOST = CONCURRENCY.push / 2;
+const slotsOf = (key: string): number => (key.startsWith('push-host:') ? PUSH_SLOTS_PER_HOST : SLOTS_PER_DESTINATION);
 const POLL_MS = 1_000;
 
 /** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
@@ -103,7 +111,7 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
   });
   sender = new NotificationSender(repo, d.store, deliver, d.log, {
     concurrency: CONCURRENCY,
-    perDestination: SLOTS_PER_DESTINATION,
+    perDestination: slotsOf,
     destinationsOf: (delivery) => destinationsOf(directory, delivery),
     attemptMs: config.notificationDeadlineMs,
     pollMs: POLL_MS,
@@ -130,7 +138,7 @@ function destinationsOf(directory: NotificationDirectory, d: DeliveryRecord): st
     }
     case 'push': {
       const subscription = d.target ? directory.subscription(d.target) : undefined;
-      return subscription ? [`host:${new URL(subscription.endpoint).hostname}`, `user:${d.recipientId}`] : [];
+      return subscription ? [`push-host:${new URL(subscription.endpoint).hostname}`, `user:${d.recipientId}`] : [];
     }
     case 'email':
       return [];
