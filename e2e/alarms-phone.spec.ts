@@ -1,8 +1,7 @@
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { createDevice } from './support/api';
-import { purgeDevice } from './support/cleanup';
 import { expectLive } from './support/devices';
+import { ownTank, reportLevel } from './support/own-tank';
 
 const PHONE = { width: 390, height: 844 };
 /** The smallest comfortable touch target on a phone. */
@@ -39,25 +38,13 @@ test.describe('Sonido de alarmas en la cabecera', () => {
 });
 
 test.describe('Alarmas en un teléfono', () => {
-  const TANK = { id: '', name: 'Tanque Teléfono E2E' };
-  let apiKey = '';
-  test.beforeEach(async () => {
-    TANK.id = `e2e_tanque_tel_${Date.now().toString(36)}`;
-    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
-  });
-  test.afterEach(async () => {
-    await purgeDevice(TANK.id);
-  });
+  const TANK = ownTank('e2e_tanque_tel', 'Tanque Teléfono E2E');
 
   test('a 390 px el aviso de la cabecera mide 44 px y cada fila del historial muestra prioridad y estado sin desplazarse de lado', async ({ page }) => {
     await page.setViewportSize(PHONE);
     await signIn(page, 'operator');
     await expectLive(page);
-    const sent = await page.request.post('/api/v1/telemetry', {
-      headers: { 'X-API-Key': apiKey },
-      data: { deviceId: TANK.id, type: 'level_sensor', data: { value: 4.9, unit: 'm' } },
-    });
-    expect(sent.status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
 
     const banner = page.getByTestId('alarm-banner');
     await expect(banner).toBeVisible();

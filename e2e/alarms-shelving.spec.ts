@@ -1,14 +1,14 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { adminApi, createDevice } from './support/api';
-import { purgeDevice } from './support/cleanup';
+import { adminApi } from './support/api';
 import { contrastOf } from './support/contrast';
 import { expectLive } from './support/devices';
+import { ownTank, reportLevel } from './support/own-tank';
 
 // A tank of its own, purged afterwards: its shelved alarms go with it, so no other spec of the
 // shared server sees them. A new id per test.
-const TANK = { id: '', name: 'Tanque Suspensión E2E' };
+const TANK = ownTank('e2e_tanque_susp', 'Tanque Suspensión E2E');
 
 /** The state of the tank's alarm of that kind, from the API (outside the UI under test). */
 async function stateOf(kind: string): Promise<string | undefined> {
@@ -35,23 +35,10 @@ async function expectReadableInBothThemes(page: Page, rowText: ReturnType<Page['
 }
 
 test.describe('Suspender alarmas', () => {
-  let apiKey = '';
-  test.beforeEach(async () => {
-    TANK.id = `e2e_tanque_susp_${Date.now().toString(36)}`;
-    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
-  });
-  test.afterEach(async () => {
-    await purgeDevice(TANK.id);
-  });
-
   test("una alarma Crítica pide una segunda confirmación; suspendida pasa a 'Suspendidas' con quién y hasta cuándo", async ({ page }) => {
     await signIn(page, 'operator');
     await expectLive(page);
-    const sent = await page.request.post('/api/v1/telemetry', {
-      headers: { 'X-API-Key': apiKey },
-      data: { deviceId: TANK.id, type: 'level_sensor', data: { value: 4.9, unit: 'm' } },
-    });
-    expect(sent.status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
 
     await page.goto('/alarms');
     const active = page.getByTestId('open-alarms');

@@ -1,33 +1,19 @@
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { adminApi, createDevice } from './support/api';
-import { purgeDevice } from './support/cleanup';
+import { adminApi } from './support/api';
 import { expectLive } from './support/devices';
 import { expectToastBehindModal } from './support/toast-modal';
+import { ownTank, reportLevel } from './support/own-tank';
 
 // A tank of its own: the simulator's readings of a demo tank would clear the alarm under the test.
 // A new id per test, so no test sees another's device.
-const TANK = { id: '', name: 'Tanque Alarma E2E' };
+const TANK = ownTank('e2e_tanque_alarma', 'Tanque Alarma E2E');
 
 test.describe('Alarmas', () => {
-  let apiKey = '';
-  test.beforeEach(async () => {
-    TANK.id = `e2e_tanque_alarma_${Date.now().toString(36)}`;
-    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
-  });
-  test.afterEach(async () => {
-    await purgeDevice(TANK.id);
-  });
-
   test('un nivel muy alto enciende el aviso de la cabecera; en Alarmas se reconoce con un comentario', async ({ page }) => {
-
     await signIn(page, 'operator');
     await expectLive(page);
-    const sent = await page.request.post('/api/v1/telemetry', {
-      headers: { 'X-API-Key': apiKey },
-      data: { deviceId: TANK.id, type: 'level_sensor', data: { value: 4.9, unit: 'm' } },
-    });
-    expect(sent.status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
 
     // Live, without reloading: the banner names the worst priority, the card shows its alarms.
     const banner = page.getByTestId('alarm-banner');

@@ -1,30 +1,19 @@
 import { expect, test } from './support/test';
 import { ACCOUNTS, signIn, submitLogin } from './support/auth';
-import { createDevice } from './support/api';
-import { purgeDevice } from './support/cleanup';
 import { deviceCard, expectLive } from './support/devices';
 import { startFreezableProxy } from './support/freezable-proxy';
+import { ownTank, reportLevel } from './support/own-tank';
 
 // The dashboard tells the truth at a glance: what is wrong, where, and whether the data is live.
 test.describe('El panel dice la verdad', () => {
   test.setTimeout(90_000);
-  const TANK = { id: '', name: 'Tanque Verdad E2E' };
-  let apiKey = '';
-
-  test.beforeEach(async () => {
-    TANK.id = `e2e_tanque_verdad_${Date.now().toString(36)}`;
-    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
-  });
-  test.afterEach(async () => {
-    await purgeDevice(TANK.id);
-  });
+  const TANK = ownTank('e2e_tanque_verdad', 'Tanque Verdad E2E');
 
   test("un tanque vuelto a la normalidad no lleva 'Crítica' en su tarjeta; 'Alertas Críticas' nombra el tanque y lleva a él", async ({ page }) => {
     await signIn(page, 'operator');
     await expectLive(page);
-    const level = (value: number) => page.request.post('/api/v1/telemetry', { headers: { 'X-API-Key': apiKey }, data: { deviceId: TANK.id, type: 'level_sensor', data: { value, unit: 'm' } } });
 
-    expect((await level(4.9)).status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
     const card = deviceCard(page, TANK.id);
     const summary = page.getByTestId(`device-alarms-${TANK.id}`);
     await expect(summary).toHaveAttribute('data-active', '2');
@@ -36,13 +25,13 @@ test.describe('El panel dice la verdad', () => {
     await expect(tile.getByRole('link', { name: TANK.name })).toBeVisible();
 
     // Back to normal: the alarms wait for an acknowledgement, but nothing on the card is active.
-    expect((await level(1)).status()).toBe(202);
+    await reportLevel(page.request, TANK, 1);
     await expect(summary).toHaveAttribute('data-active', '0');
     await expect(summary).toContainText('2 normalizadas sin reconocer');
     await expect(card.locator('[data-priority]')).toHaveCount(0);
     await expect(tile).toContainText('Sin niveles críticos');
 
-    expect((await level(4.9)).status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
     await tile.getByRole('link', { name: TANK.name }).click();
     await expect(page).toHaveURL(new RegExp(`/devices\\?id=${TANK.id}$`));
   });

@@ -1,30 +1,19 @@
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { createDevice } from './support/api';
-import { purgeDevice } from './support/cleanup';
 import { expectLive } from './support/devices';
+import { ownTank, reportLevel } from './support/own-tank';
 
 // The control-room wall ('Sala de control'): full screen without the menu, abnormal devices first,
 // the alarms beside them, and the keyboard: 's' opens it, '?' lists the shortcuts, ↑/↓ and 'r'
 // acknowledge, 'a' goes to Alarmas.
 test.describe('Sala de control', () => {
   test.setTimeout(90_000);
-  const TANK = { id: '', name: 'Tanque Sala E2E' };
-  let apiKey = '';
-
-  test.beforeEach(async () => {
-    TANK.id = `e2e_tanque_sala_${Date.now().toString(36)}`;
-    apiKey = await createDevice({ id: TANK.id, name: TANK.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
-  });
-  test.afterEach(async () => {
-    await purgeDevice(TANK.id);
-  });
+  const TANK = ownTank('e2e_tanque_sala', 'Tanque Sala E2E');
 
   test('se abre con S, pone primero lo anormal, y una alarma se reconoce con el teclado', async ({ page }) => {
     await signIn(page, 'operator');
     await expectLive(page);
-    const sent = await page.request.post('/api/v1/telemetry', { headers: { 'X-API-Key': apiKey }, data: { deviceId: TANK.id, type: 'level_sensor', data: { value: 4.9, unit: 'm' } } });
-    expect(sent.status()).toBe(202);
+    await reportLevel(page.request, TANK, 4.9);
 
     await page.keyboard.press('s');
     await expect(page).toHaveURL(/\/wall$/);

@@ -56,7 +56,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         {locked ? null : (
           <ul className="grid gap-1">
             {NAV_ITEMS.filter((item) => can(user, item.permission)).map(({ to, label, icon: Icon }) => (
-              <li key={to}>
+              <li key={to} className="relative">
                 <NavLink
                   to={to}
                   end={to === '/'}
@@ -71,8 +71,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
                 >
                   <Icon aria-hidden="true" className="size-4" />
                   {label}
-                  {to === '/alarms' ? alarmCount.badge : null}
                 </NavLink>
+                {/* Beside the link, not in it: the link's text stays its name ('Alarmas'). */}
+                {to === '/alarms' ? alarmCount.badge : null}
               </li>
             ))}
           </ul>

@@ -7,8 +7,9 @@ import { PRIORITY_COLORS } from './alarm-badges';
 
 /**
  * The menu's count of alarms waiting for an acknowledgement (the banner's figure, from the same
- * summary), so that the phone's menu says it too. Seen as a number; read as a description, so the
- * link's name stays 'Alarmas'. Nothing when none waits.
+ * summary), so that the phone's menu says it too. Drawn over the end of the 'Alarmas' link (the
+ * caller's item is `relative`) but outside it, so the link's text stays 'Alarmas'; screen readers
+ * hear it as the link's description. Nothing when none waits.
  */
 export function useAlarmMenuCount(): { badge: ReactNode; describedBy: string | undefined } {
   const id = useId();
@@ -20,7 +21,11 @@ export function useAlarmMenuCount(): { badge: ReactNode; describedBy: string | u
     describedBy: id,
     badge: (
       <>
-        <span aria-hidden="true" data-testid="alarm-menu-count" className={cn('ml-auto min-w-6 rounded-full border px-1.5 text-center text-xs font-semibold tabular-nums', PRIORITY_COLORS[worst])}>
+        <span
+          aria-hidden="true"
+          data-testid="alarm-menu-count"
+          className={cn('pointer-events-none absolute top-1/2 right-3 min-w-6 -translate-y-1/2 rounded-full border px-1.5 text-center text-xs font-semibold tabular-nums', PRIORITY_COLORS[worst])}
+        >
           {waiting}
         </span>
         <span id={id} className="sr-only">
