@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { BellOff, CheckCheck } from 'lucide-react';
-import { ALARM_KIND_LABELS, CRITICAL_ALARM_PRIORITY, errorMessage, type Alarm } from '@agua/shared';
+import { CRITICAL_ALARM_PRIORITY, errorMessage, type Alarm } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { RelativeTime } from '@/components/device/relative-time';
 import { toast } from '@/components/ui/use-toast';
@@ -11,6 +11,7 @@ import { summarizeAlarms } from '../utils/alarm-summary';
 import { splitShelved } from '../utils/shelved-alarms';
 import { AckDialog, ShelveDialog } from './alarm-action-dialogs';
 import { AlarmStateBadge, PriorityBadge } from './alarm-badges';
+import { AlarmWhat } from './alarm-what';
 import { ShelvedAlarms } from './shelved-alarms';
 
 type Pending = { kind: 'ack'; alarm: Alarm } | { kind: 'ackAll' } | { kind: 'shelve'; alarm: Alarm } | null;
@@ -85,10 +86,7 @@ export function OpenAlarms({
               <AlarmStateBadge state={a.state} />
             </div>
             <div className="min-w-0">
-              <p className="font-medium break-words">
-                {deviceName(a.deviceId)} · {ALARM_KIND_LABELS[a.kind]}
-              </p>
-              <p className="text-sm text-muted-foreground break-words">{a.message}</p>
+              <AlarmWhat alarm={a} deviceName={deviceName} />
               <p className="text-xs text-muted-foreground">
                 Desde <RelativeTime value={a.raisedAt} /> ({formatDateTime(a.raisedAt)})
                 {a.ackedBy ? ` · reconocida por ${a.ackedBy.name}` : ''}

@@ -1,10 +1,11 @@
 import { Bell } from 'lucide-react';
-import { ALARM_KIND_LABELS, type Alarm } from '@agua/shared';
+import type { Alarm } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { useNow } from '@/hooks/use-now';
 import { formatDateTime } from '@/lib/format';
 import { shelvingLeft } from '../utils/shelved-alarms';
 import { PriorityBadge } from './alarm-badges';
+import { AlarmWhat } from './alarm-what';
 
 /**
  * 'Suspendidas': the shelved alarms, below the active ones — until when, who shelved them and why,
@@ -41,10 +42,7 @@ export function ShelvedAlarms({
               <PriorityBadge priority={a.priority} />
             </div>
             <div className="min-w-0">
-              <p className="font-medium break-words">
-                {deviceName(a.deviceId)} · {ALARM_KIND_LABELS[a.kind]}
-              </p>
-              <p className="text-sm text-muted-foreground break-words">{a.message}</p>
+              <AlarmWhat alarm={a} deviceName={deviceName} />
               {a.shelvedUntil ? (
                 <p className="text-sm">
                   Hasta <time dateTime={a.shelvedUntil}>{formatDateTime(a.shelvedUntil)}</time> ({shelvingLeft(a.shelvedUntil, now)})

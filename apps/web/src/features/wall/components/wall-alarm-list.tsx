@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { ALARM_KIND_LABELS, type Alarm } from '@agua/shared';
+import type { Alarm } from '@agua/shared';
 import { RelativeTime } from '@/components/device/relative-time';
 import { toast } from '@/components/ui/use-toast';
 import { useAckAlarm } from '@/features/alarms/api/alarms-api';
 import { AckDialog } from '@/features/alarms/components/alarm-action-dialogs';
 import { AlarmStateBadge, PriorityBadge } from '@/features/alarms/components/alarm-badges';
+import { AlarmWhat } from '@/features/alarms/components/alarm-what';
 import { useShortcut } from '@/features/shortcuts/hooks/use-shortcut';
 import { cn } from '@/lib/utils';
 
@@ -64,10 +65,7 @@ export function WallAlarmList({ alarms, deviceName, canWrite }: { alarms: Alarm[
                   <RelativeTime value={a.raisedAt} />
                 </span>
               </div>
-              <p className="font-medium break-words">
-                {deviceName(a.deviceId)} · {ALARM_KIND_LABELS[a.kind]}
-              </p>
-              <p className="text-sm break-words text-muted-foreground">{a.message}</p>
+              <AlarmWhat alarm={a} deviceName={deviceName} />
             </li>
           ))}
         </ul>
