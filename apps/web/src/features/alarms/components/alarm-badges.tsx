@@ -3,7 +3,7 @@ import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, type AlarmPriority, type Ala
 import { cn } from '@/lib/utils';
 
 /**
- * One colour per priority (DESIGN.md), used for nothing but alarms: the badges and the header's
+ * One colour per priority (docs/operator-console.md), used for nothing but alarms: the badges and the header's
  * banner.
  */
 export const PRIORITY_COLORS: Record<AlarmPriority, string> = {

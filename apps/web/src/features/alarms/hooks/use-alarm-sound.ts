@@ -4,7 +4,7 @@ import { nextAlarmSound, type AlarmSound } from '../utils/alarm-summary';
 
 /**
  * Where the sound is set, each remembered per browser: the ordinary screens (off until turned on)
- * and the control-room wall (on until muted: the wall is watched from across the room, DESIGN.md).
+ * and the control-room wall (on until muted: the wall is watched from across the room, docs/operator-console.md).
  */
 export type SoundPlace = 'screens' | 'wall';
 const STORAGE_KEYS: Record<SoundPlace, string> = { screens: 'agua.alarmSound', wall: 'agua.alarmSound.wall' };

@@ -1,7 +1,7 @@
 import { UNACKED_ALARM_STATES, type Alarm, type AlarmPriority, type AlarmState } from '@agua/shared';
 
 /**
- * The one alarm summary every screen shows (DESIGN.md: computed once, naming what it counts): the
+ * The one alarm summary every screen shows (docs/operator-console.md: computed once, naming what it counts): the
  * header's banner, the menu's count, each device card. ISA-18.2's states are kept apart, because
  * they ask different things of the operator.
  */

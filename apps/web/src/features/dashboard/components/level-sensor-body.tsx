@@ -9,7 +9,7 @@ import { useLevelFigure } from '../hooks/use-level-figure';
 import { LevelCardChart } from './level-card-chart';
 import { LevelGauge } from './level-gauge';
 
-/** The level is the largest thing on the card (DESIGN.md): number, fill, thresholds, age, the last hour. */
+/** The level is the largest thing on the card (docs/operator-console.md): number, fill, thresholds, age, the last hour. */
 export function LevelSensorBody({ device }: { device: Device }) {
   const now = useNow();
   const f = useLevelFigure(device);
@@ -18,7 +18,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
     <div className="flex flex-wrap gap-x-4 gap-y-3">
       <div className="min-w-0 flex-1">
         <p data-testid={`reading-${device.id}`} className={cn('text-4xl leading-none font-semibold tracking-tight tabular-nums', f.value === null && 'text-muted-foreground')}>
-          {/* A value older than the offline timeout is not shown as the level: '—', and the last value below (DESIGN.md). */}
+          {/* A value older than the offline timeout is not shown as the level: '—', and the last value below (docs/operator-console.md). */}
           {f.value === null ? '—' : formatNumber(f.value)}
           <span className="ml-1 text-lg font-medium text-muted-foreground">{f.value === null ? '' : f.unit}</span>
         </p>

@@ -57,7 +57,7 @@ function CriticalNames({ devices }: { devices: Device[] }) {
 /**
  * The seed's four tiles. `known`: the device figures can be vouched for now (the list came, and
  * the live link or a recent poll keeps it current); `live`: live frames are arriving. Whatever
- * cannot be vouched for is '—' in grey and its note says so (DESIGN.md: unknown looks unknown —
+ * cannot be vouched for is '—' in grey and its note says so (docs/operator-console.md: unknown looks unknown —
  * never '0', 'Sin niveles críticos' or 'Operativo').
  */
 export function SummaryTiles({ devices, loading, known, live }: { devices: Device[]; loading: boolean; known: boolean; live: boolean }) {

@@ -18,7 +18,7 @@ export interface LevelFigure {
   criticalPct: number;
 }
 
-/** A level sensor's figure as every screen shows it (DESIGN.md: unknown and old look unknown). */
+/** A level sensor's figure as every screen shows it (docs/operator-console.md: unknown and old look unknown). */
 export function useLevelFigure(device: Device): LevelFigure {
   const now = useNow();
   const { maxLevel, warningPct, criticalPct } = levelThresholdsOf(levelConfig(device) ?? {});
