@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Delivery, Webhook } from '@agua/shared';
-import { SLOTS_PER_DESTINATION } from '../../src/features/notifications/notifications.module';
+import { SLOTS_PER_DESTINATION, SLOTS_PER_HOST } from '../../src/features/notifications/notifications.module';
 import { jsonOf } from '../helpers/api';
 import { GATE_2, waitFor } from '../helpers/protocol';
 import { pushKeys, startDripReceiver, startDripSmtp, startReceiver, type DripReceiver, type DripSmtp, type HttpReceiver } from '../helpers/receivers';
@@ -52,28 +52,28 @@ describe('outbound requests: drip receivers hold a few slots, for the deadline a
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('40 webhook deliveries to a drip receiver hold at most a few slots; a healthy webhook is sent at once', async () => {
+  it('40 webhook deliveries to a drip receiver hold at most half the lane; a healthy webhook is sent at once', async () => {
     const drip = await createWebhook('Goteo', `${dripHook.url}/hook`);
     const fine = await createWebhook('Sano', `${healthy.url}/hook`);
-    // 40 escalation rounds to the drip webhook: more deliveries than the lane's 32 slots.
+    // 40 escalation rounds to the drip webhook: more deliveries than a host's 32 slots.
     const policy = { maxPriority: 2, afterMin: 1, repeatMin: 1, userIds: [], webhookIds: [drip] };
     expect((await s.fetch('/api/v1/notifications/escalation', { method: 'PUT', cookie: admin, json: policy })).status).toBe(200);
     const offline = (await waitFor(() => s.modules.alarms.engine.open().find((a) => a.deviceId === GATE_2 && a.kind === 'device_offline'), 5000))!;
     for (let round = 1; round <= 40; round++) await s.modules.notifications.service.escalate([offline], offline.raisedAtMs + round * 60_000 + 1);
     expect((await s.fetch('/api/v1/notifications/escalation', { method: 'PUT', cookie: admin, json: { ...policy, webhookIds: [] } })).status).toBe(200);
-    await waitFor(() => dripHook.open >= SLOTS_PER_DESTINATION, 5000);
+    await waitFor(() => dripHook.open >= SLOTS_PER_HOST, 5000);
 
     const t0 = Date.now();
     expect((await s.fetch(`/api/v1/webhooks/${fine}/test`, { method: 'POST', cookie: admin })).status).toBe(202);
     await waitFor(() => healthy.received.some((r) => r.path === '/hook'), 3000);
     expect(Date.now() - t0).toBeLessThan(1000);
-    expect(dripHook.maxOpen).toBeLessThanOrEqual(SLOTS_PER_DESTINATION);
+    expect(dripHook.maxOpen).toBeLessThanOrEqual(SLOTS_PER_HOST);
 
     // Every drip attempt ends at the deadline, and the log says so in words.
     const failed = (await waitFor(async () => (await deliveries()).find((d) => d.recipient.id === drip && d.lastError !== null), DEADLINE_MS + 3000))!;
     expect(failed.lastError).toBe('sin respuesta en el plazo');
     expect(failed.state).toBe('pending'); // retried with backoff
-    await waitFor(() => dripHook.heldMs.length >= SLOTS_PER_DESTINATION, DEADLINE_MS + 3000);
+    await waitFor(() => dripHook.heldMs.length >= SLOTS_PER_HOST, DEADLINE_MS + 3000);
     expect(Math.max(...dripHook.heldMs)).toBeLessThan(DEADLINE_MS + 1000);
   });
 
