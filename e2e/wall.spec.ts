@@ -1,6 +1,6 @@
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
-import { expectLive } from './support/devices';
+import { expectLeadsWithCritical, expectLive } from './support/devices';
 import { ownTank, reportLevel } from './support/own-tank';
 
 // The control-room wall ('Sala de control'): full screen without the menu, abnormal devices first,
@@ -19,7 +19,7 @@ test.describe('Sala de control', () => {
     await expect(page).toHaveURL(/\/wall$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Sala de control' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Navegación principal' })).toHaveCount(0);
-    await expect(page.locator('[data-testid^="wall-device-"]').first()).toHaveAttribute('data-testid', `wall-device-${TANK.id}`);
+    await expectLeadsWithCritical(page, 'wall-device-', TANK.id);
     await expect(page.getByTestId(`wall-reading-${TANK.id}`)).toHaveText(/^4,90\s*m$/);
     // The wall is watched from across the room: its alarm sound is on until muted, and stays muted.
     const sound = page.getByTestId('alarm-sound-toggle');

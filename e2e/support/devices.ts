@@ -41,3 +41,20 @@ export async function selectDevice(page: Page, device: { id: string; name: strin
   await expect(panel).toContainText(device.name);
   return panel;
 }
+
+/**
+ * The device's card (`prefix` + id: `device-card-`, `wall-device-`) comes before every card that
+ * has no active Crítica alarm: abnormal first. Other devices with an active Crítica alarm (a
+ * simulated tank past its high-high mark) may share the lead, in the server's order.
+ */
+export async function expectLeadsWithCritical(page: Page, prefix: string, id: string) {
+  await expect
+    .poll(async () => {
+      const cards = await page.locator(`[data-testid^="${prefix}"]`).evaluateAll((els) =>
+        els.map((el) => ({ id: el.getAttribute('data-testid'), critical: el.querySelector('[data-testid^="device-alarms-"] [data-priority="1"]') !== null })),
+      );
+      const index = cards.findIndex((c) => c.id === `${prefix}${id}`);
+      return index >= 0 && cards.slice(0, index + 1).every((c) => c.critical);
+    })
+    .toBe(true);
+}
