@@ -330,7 +330,13 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     devices,
     bus,
     audit: audit.service,
-    access: mqtt.deviceAccess,
+    access: {
+      keyIssued: async (deviceId, key) => mqtt.deviceAccess?.keyIssued(deviceId, key),
+      changed: async (deviceId) => {
+        await mqtt.deviceAccess?.changed(deviceId);
+        await member?.deviceChangedEverywhere(deviceId);
+      },
+    },
     lifecycle: {
       created: (device) => alarms.rules.createDefaults(device),
       settingsChanged: (device, before) => alarms.rules.thresholdsChanged(device, before),

@@ -49,6 +49,14 @@ export interface ClusterMember {
   commandRouter: CommandRouter;
   /** Where an act on an alarm of a device held by another instance goes (the alarm engine's input). */
   alarmRouter: AlarmRouter;
+  /**
+   * After a device's record changed here (created, enabled, disabled, new key, retired): waits
+   * until every live instance has loaded it again, so that the admin's answer means "in force
+   * everywhere" — an old key refused by all, not by the ones that happened to be quick. An
+   * instance that does not answer in time is logged and not waited for (it reloads from the
+   * broadcast when it can).
+   */
+  deviceChangedEverywhere(deviceId: string): Promise<void>;
   wire(features: ClusterFeatures): void;
   /** Joins (subscriptions, heartbeat, leadership, leases) when the server starts; leaves when it stops. */
   job: BackgroundJob;
@@ -128,6 +136,11 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
       holderOf: (deviceId) => ownership.holderOf(deviceId),
       actOn: (instance, act) => cluster.call(instance, 'alarm.act', act),
     },
+    deviceChangedEverywhere: async (deviceId) => {
+      const results = await Promise.allSettled(cluster.alivePeers().map((peer) => cluster.call(peer, 'device.reload', { deviceId })));
+      const failed = results.filter((r) => r.status === 'rejected').length;
+      if (failed > 0) log.warn({ deviceId, failed }, 'some instances did not confirm a device change in time; they load it from the broadcast');
+    },
     wire: (f) => {
       ownership.useHooks({
         adopted: (deviceId) => {
@@ -140,6 +153,13 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
         },
       });
       cluster.serve('alarm.act', async (args) => toAlarm(await f.alarmEngine.act(args as AlarmAct, true)));
+      cluster.serve('device.reload', async (args) => {
+        const { deviceId } = args as { deviceId: string };
+        await f.devices.reloadRecord(deviceId);
+        const device = f.devices.get(deviceId);
+        if (device) await f.alarmRules.reloadDevice(deviceId, device.type);
+        return null;
+      });
       cluster.serve('command.issue', async (args) => {
         const request = args as RemoteIssue;
         const user = await f.users.findById(request.userId);

@@ -112,6 +112,11 @@ export class Cluster {
     return at !== undefined && now - at <= PEER_DEAD_MS;
   }
 
+  /** The other instances heard within PEER_DEAD_MS. */
+  alivePeers(): string[] {
+    return [...this.peers.keys()].filter((id) => this.isAlive(id));
+  }
+
   on(kind: string, handler: Handler): void {
     this.handlers.set(kind, handler);
   }

@@ -40,8 +40,9 @@ export interface PatchDeviceInput {
 }
 
 /**
- * Where a device's access lives besides this server: the accounts of an external broker (MQTT_URL).
- * The embedded broker reads it from here and needs nothing.
+ * Where a device's access lives besides this server: the accounts of an external broker
+ * (MQTT_URL) and the other instances' copies of the device (REDIS_URL). The embedded broker of a
+ * lone instance reads it from here and needs nothing.
  */
 export interface DeviceAccess {
   /** Before a new key's hash is stored: whoever else checks keys must learn the key itself. */
