@@ -30,6 +30,8 @@ import { createMqtt, type MqttModule } from './features/mqtt/mqtt.module';
 import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import { createNotifications, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
+import { createWater, type WaterModule } from './features/water/water.module';
+import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
 import type { StoreWriter } from './features/telemetry/store-writer';
 import { createTelemetry, openStoreWriter } from './features/telemetry/telemetry.module';
@@ -89,6 +91,7 @@ export interface ServerModules {
   history: HistoryModule;
   deviceAdmin: DeviceAdminService;
   notifications: Notifications;
+  water: WaterModule;
 }
 
 /** A built server: the Fastify instance, and what else its starter and tests need of it. */
@@ -197,6 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { history: modules.history.service });
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
   await app.register(notificationsRoutes, { notifications: notifications.service });
+  await app.register(waterRoutes, { geometry: modules.water.geometry });
   await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
@@ -372,5 +376,6 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     alarmChanged: () => notifications.sender.kick(),
   });
   measureLevels(metrics, { storage, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications };
+  const water = await createWater({ db, demo: config.demo, devices: devices.service, audit: audit.service });
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water };
 }

@@ -22,6 +22,7 @@ export * from './schemas/requests';
 export * from './schemas/system';
 export * from './schemas/telemetry';
 export * from './schemas/user';
+export * from './schemas/water';
 export * from './water/analytics';
 export * from './water/flow';
 export * from './water/geometry';

@@ -1,8 +1,9 @@
-import { SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Role, type UserStatus } from '@agua/shared';
+import { DEFAULT_GEOMETRY, SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Geometry, type Role, type UserStatus } from '@agua/shared';
 import { hashPassword } from '../lib/password';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import type { UsersRepository } from '../features/users/users.repository';
+import type { GeometryRepository } from '../features/water/geometry.repository';
 import { newId } from '../lib/ids';
 
 interface DemoUser {
@@ -67,4 +68,26 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
     });
   }
   return true;
+}
+
+/**
+ * The demo level sensors' tanks (docs/water.md): a rectangular wet well of 24 m² that spills over
+ * a 1.5 m weir at 9.0 m, and a clean-water tank, a vertical cylinder 16 m across. Both measure
+ * the level itself, with no offset, so they store what they send.
+ */
+export const DEMO_GEOMETRIES: Readonly<Record<string, Geometry>> = {
+  esp32_nivel_01: { ...DEFAULT_GEOMETRY, shape: { kind: 'rectangular', areaM2: 24 }, crestLevelM: 9, weir: { widthM: 1.5, coefficient: 0.62 } },
+  esp32_nivel_02: { ...DEFAULT_GEOMETRY, shape: { kind: 'vertical_cylinder', diameterM: 16 } },
+};
+
+/**
+ * Gives each demo level sensor that has none its demo geometry as version 1, by nobody. Safe
+ * for instances starting at once (a version is inserted once) and for a demo database made
+ * before geometries existed.
+ */
+export async function seedDemoGeometries(geometries: GeometryRepository, exists: (deviceId: string) => boolean, nowMs: number): Promise<void> {
+  for (const [deviceId, geometry] of Object.entries(DEMO_GEOMETRIES)) {
+    if (!exists(deviceId) || (await geometries.versionsOf(deviceId)).length > 0) continue;
+    await geometries.insert({ deviceId, version: 1, validFromMs: nowMs, by: null, geometry });
+  }
 }

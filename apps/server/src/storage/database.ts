@@ -9,6 +9,7 @@ import * as m004 from './migrations/004-alarm-rules';
 import * as m005 from './migrations/005-alarms';
 import * as m006 from './migrations/006-notifications';
 import * as m007 from './migrations/007-broker-credentials';
+import * as m008 from './migrations/008-device-geometries';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-alarms': m005,
   '006-notifications': m006,
   '007-broker-credentials': m007,
+  '008-device-geometries': m008,
 };
 
 export interface SqliteStorage {

@@ -113,6 +113,17 @@ export interface SettingsTable {
   value: string;
 }
 
+/** One version of a level sensor's geometry; never updated, a change is a new version. */
+export interface DeviceGeometriesTable {
+  device_id: string;
+  version: number;
+  valid_from_ms: number;
+  /** `{id, username, name}` of who made it; null for the demo's. */
+  by_json: string | null;
+  /** The geometry's fields as JSON. */
+  body: string;
+}
+
 export interface AlarmRulesTable {
   id: string;
   device_id: string;
@@ -239,4 +250,5 @@ export interface Database {
   notification_contents: NotificationContentsTable;
   notification_outbox: NotificationOutboxTable;
   broker_credentials: BrokerCredentialsTable;
+  device_geometries: DeviceGeometriesTable;
 }

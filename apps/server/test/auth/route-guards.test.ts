@@ -40,6 +40,7 @@ const ROUTES: Record<string, Required> = {
   'GET /api/v1/export-alarms.xlsx': 'read',
   'GET /api/v1/export-alarms.csv': 'read',
   'GET /api/v1/devices/{}/alarm-rules': 'read',
+  'GET /api/v1/devices/{}/geometry': 'read',
   // 'Mis notificaciones': every role
   'GET /api/v1/notifications/me': 'read',
   'PUT /api/v1/notifications/me': 'read',
@@ -59,6 +60,7 @@ const ROUTES: Record<string, Required> = {
   'DELETE /api/v1/devices/{}': 'manage_devices',
   'GET /api/v1/system/storage': 'manage_devices',
   'PUT /api/v1/devices/{}/alarm-rules/{}': 'manage_devices',
+  'PUT /api/v1/devices/{}/geometry': 'manage_devices',
   // manage_users (role admin)
   'GET /api/v1/users': 'admin',
   'POST /api/v1/users': 'admin',

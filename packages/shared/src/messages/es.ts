@@ -67,6 +67,9 @@ export const ERROR_MESSAGES = {
   ALARM_NOT_SHELVED: 'La alarma no está suspendida.',
   ALARM_NOT_SHELVABLE: 'Solo se puede suspender una alarma abierta.',
   SHELVE_CRITICAL_FORBIDDEN: 'Solo un administrador puede suspender una alarma Crítica.',
+  // Water
+  GEOMETRY_INVALID: 'Geometría o calibración no válida.',
+  GEOMETRY_CONFLICT: 'Otra persona guardó la geometría al mismo tiempo; vuelva a intentarlo.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',
   WEBHOOK_URL_INVALID: 'La URL del webhook debe ser http:// o https:// con un servidor.',

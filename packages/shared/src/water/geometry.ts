@@ -10,7 +10,7 @@ export type TankShape =
   | { kind: 'rectangular'; areaM2: number }
   | { kind: 'vertical_cylinder'; diameterM: number }
   | { kind: 'horizontal_cylinder'; diameterM: number; lengthM: number }
-  | { kind: 'table'; points: readonly StrappingPoint[] };
+  | { kind: 'table'; points: StrappingPoint[] };
 
 /** One row of a strapping table: the volume held at a level. */
 export interface StrappingPoint {

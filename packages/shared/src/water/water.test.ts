@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { waterAnalytics, type LevelPoint } from './analytics';
 import { netFlowM3h, timeToEmptyS, timeToOverflowS } from './flow';
-import { levelFromSensor, resolveGeometry, type GeometryInput } from './geometry';
+import { levelFromSensor, resolveGeometry, type GeometryInput, type TankShape } from './geometry';
 import { referenceVolume, volumeAt } from './volume';
 
 describe('volume at a level', () => {
@@ -30,7 +30,7 @@ describe('volume at a level', () => {
   });
 
   it('a strapping table interpolates linearly and holds its end volumes outside its points', () => {
-    const table = { kind: 'table', points: [{ levelM: 0.5, volumeM3: 10 }, { levelM: 1, volumeM3: 30 }, { levelM: 3, volumeM3: 70 }] } as const;
+    const table: TankShape = { kind: 'table', points: [{ levelM: 0.5, volumeM3: 10 }, { levelM: 1, volumeM3: 30 }, { levelM: 3, volumeM3: 70 }] };
     expect(volumeAt(table, 0.75)).toEqual({ volumeM3: 20, quality: 'good' });
     expect(volumeAt(table, 2)).toEqual({ volumeM3: 50, quality: 'good' });
     expect(volumeAt(table, 3)).toEqual({ volumeM3: 70, quality: 'good' });

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'device.disabled',
   'device.key_rotated',
   'device.deleted',
+  'device.geometry_changed',
   'alarm.rule_updated',
   'alarm.acked',
   'alarm.shelved',

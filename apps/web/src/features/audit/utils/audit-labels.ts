@@ -26,6 +26,7 @@ export const AUDIT_ACTION_GROUPS = [
       'device.disabled': 'Dispositivo desconectado',
       'device.key_rotated': 'Clave de dispositivo renovada',
       'device.deleted': 'Dispositivo retirado',
+      'device.geometry_changed': 'Geometría modificada',
     },
   },
   {

@@ -1,0 +1,71 @@
+import { DEFAULT_GEOMETRY, levelThresholdsOf, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
+import { AppError, notFound, unprocessable } from '../../lib/errors';
+import type { AuditService } from '../audit/audit.service';
+import type { DeviceRecord } from '../devices/devices.repository';
+import type { UserRecord } from '../users/users.repository';
+import type { GeometryRepository, StoredGeometry } from './geometry.repository';
+
+interface Actor {
+  user: UserRecord;
+  ip: string;
+}
+
+/** How many times a save retries when another took its version number at the same moment. */
+const SAVE_ATTEMPTS = 3;
+
+/**
+ * The geometry and calibration of level sensors (docs/water.md): read by anyone with read,
+ * changed by manage_devices as a new version (never an edit of an old one), audited.
+ */
+export class GeometryService {
+  constructor(
+    private readonly repo: GeometryRepository,
+    private readonly deviceOf: (id: string) => DeviceRecord | undefined,
+    private readonly audit: AuditService,
+  ) {}
+
+  /** The current version and all versions; a retired sensor's still answers (its history does). */
+  async get(deviceId: string): Promise<DeviceGeometry> {
+    this.levelSensor(deviceId, { allowRetired: true });
+    return describe(await this.repo.versionsOf(deviceId));
+  }
+
+  async put(deviceId: string, body: GeometryBody, actor: Actor): Promise<DeviceGeometry> {
+    const device = this.levelSensor(deviceId, { allowRetired: false });
+    const resolved = resolveGeometry(inputOf(body), levelThresholdsOf(device.settings).maxLevel);
+    if ('problem' in resolved) throw unprocessable('GEOMETRY_INVALID', resolved.problem);
+    const by = { id: actor.user.id, username: actor.user.username, name: actor.user.name };
+    for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
+      const versions = await this.repo.versionsOf(deviceId);
+      const version = (versions[0]?.version ?? 0) + 1;
+      if (await this.repo.insert({ deviceId, version, validFromMs: Date.now(), by, geometry: resolved.geometry })) {
+        await this.audit.record({ action: 'device.geometry_changed', userId: actor.user.id, username: actor.user.username, target: `device:${deviceId}`, result: 'ok', ip: actor.ip, details: { version } });
+        return describe(await this.repo.versionsOf(deviceId));
+      }
+    }
+    throw new AppError(409, 'GEOMETRY_CONFLICT');
+  }
+
+  private levelSensor(id: string, { allowRetired }: { allowRetired: boolean }): DeviceRecord {
+    const device = this.deviceOf(id);
+    if (!device || device.type !== 'level_sensor' || (!allowRetired && device.retiredAtMs !== null)) throw notFound('DEVICE_NOT_FOUND');
+    return device;
+  }
+}
+
+/** The body's geometry fields; what a GET answers besides them is ignored (docs/water.md). */
+function inputOf(body: GeometryBody): GeometryInput {
+  const { version: _v, validFrom: _f, by: _b, versions: _vs, ...fields } = body;
+  return fields as GeometryInput;
+}
+
+function versionOf(g: StoredGeometry): GeometryVersion {
+  return { version: g.version, ...g.geometry, validFrom: new Date(g.validFromMs).toISOString(), by: g.by };
+}
+
+/** Never configured: version 0 with the defaults and nobody's name on it. */
+function describe(versions: StoredGeometry[]): DeviceGeometry {
+  const described = versions.map(versionOf);
+  const current = described[0] ?? { version: 0, ...DEFAULT_GEOMETRY, validFrom: null, by: null };
+  return { ...current, versions: described };
+}

@@ -1,0 +1,27 @@
+import type { Kysely } from 'kysely';
+import { seedDemoGeometries } from '../../demo/seed';
+import type { Database } from '../../storage/schema';
+import type { AuditService } from '../audit/audit.service';
+import type { DevicesService } from '../devices/devices.service';
+import { GeometryRepository } from './geometry.repository';
+import { GeometryService } from './geometry.service';
+
+export interface WaterDeps {
+  db: Kysely<Database>;
+  /** Demo mode: the demo level sensors get their tanks. */
+  demo: boolean;
+  devices: DevicesService;
+  audit: AuditService;
+}
+
+export interface WaterModule {
+  geometry: GeometryService;
+  repo: GeometryRepository;
+}
+
+/** Water figures of level sensors: their geometry and calibration, versioned (docs/water.md). */
+export async function createWater({ db, demo, devices, audit }: WaterDeps): Promise<WaterModule> {
+  const repo = new GeometryRepository(db);
+  if (demo) await seedDemoGeometries(repo, (id) => devices.get(id)?.retiredAtMs === null, Date.now());
+  return { repo, geometry: new GeometryService(repo, (id) => devices.get(id), audit) };
+}
