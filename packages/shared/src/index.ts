@@ -27,3 +27,5 @@ export * from './water/analytics';
 export * from './water/flow';
 export * from './water/geometry';
 export * from './water/volume';
+export * from './water/daily';
+export * from './water/series';
