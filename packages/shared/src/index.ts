@@ -29,3 +29,4 @@ export * from './water/geometry';
 export * from './water/volume';
 export * from './water/daily';
 export * from './water/series';
+export * from './water/spills';
