@@ -30,3 +30,4 @@ export * from './water/volume';
 export * from './water/daily';
 export * from './water/series';
 export * from './water/spills';
+export * from './water/buckets';
