@@ -190,9 +190,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });
-  await app.register(commandsRoutes, { commands: commands.service, repo: commands.repo });
+  await app.register(commandsRoutes, { commands: commands.service });
   await app.register(usersRoutes, { users: auth.users, service: auth.usersService });
-  await app.register(auditRoutes, { repo: modules.audit.repo });
+  await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });
   await app.register(historyRoutes, { history: modules.history.service });
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
@@ -260,7 +260,10 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
 }
 
 /** Levels Prometheus reads at each scrape (counters are counted where things happen). */
-function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTransport; alarmEngine: AlarmEngine; member: ClusterMember | null }): void {
+function measureLevels(
+  metrics: Metrics,
+  from: { commands: CommandsModule['repo']; notifications: Notifications['service']; mqtt: MqttTransport; alarmEngine: AlarmEngine; member: ClusterMember | null },
+): void {
   const { member } = from;
   metrics.level('agua_leader', 'Whether this instance runs the shared background work (1 = leader; always 1 for a single instance)', [], () => [[{}, member ? Number(member.leadership.isLeader()) : 1]]);
   if (member) metrics.level('agua_devices_owned', 'Devices whose work runs on this instance (several instances)', [], () => [[{}, member.ownership.ownedCount()]]);
@@ -270,22 +273,11 @@ function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTra
     for (const alarm of from.alarmEngine.open()) byPriority.set(alarm.priority, (byPriority.get(alarm.priority) ?? 0) + 1);
     return [1, 2, 3, 4].map((p) => [{ priority: String(p) }, byPriority.get(p) ?? 0]);
   });
-  const { db } = from.storage;
   metrics.level('agua_commands', 'Commands stored, by status (their result once final)', ['status'], async () =>
-    (await db.selectFrom('commands').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status').execute()).map((r) => [
-      { status: r.status },
-      Number(r.n),
-    ]),
+    (await from.commands.countByStatus()).map((r) => [{ status: r.status }, r.count]),
   );
   metrics.level('agua_notification_outbox_pending', 'Notifications waiting to be sent, by channel', ['channel'], async () =>
-    (
-      await db
-        .selectFrom('notification_outbox')
-        .select((eb) => ['channel', eb.fn.countAll<number>().as('n')])
-        .where('state', '=', 'pending')
-        .groupBy('channel')
-        .execute()
-    ).map((r) => [{ channel: r.channel }, Number(r.n)]),
+    (await from.notifications.pendingByChannel()).map((r) => [{ channel: r.channel }, r.count]),
   );
 }
 
@@ -371,6 +363,6 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     users: auth.users,
     alarmChanged: () => notifications.sender.kick(),
   });
-  measureLevels(metrics, { storage, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
+  measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
   return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications };
 }
