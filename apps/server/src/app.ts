@@ -21,14 +21,14 @@ import devicesRoutes from './features/devices/devices.routes';
 import type { DeviceGateway } from './features/gateway/device-gateway';
 import deviceRoutes from './features/gateway/device.routes';
 import { createGateway } from './features/gateway/gateway.module';
-import { createHistory, type HistoryModule } from './features/history/history.module';
+import { createHistory, RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, type HistoryModule } from './features/history/history.module';
 import historyRoutes from './features/history/history.routes';
 import liveRoutes from './features/live/live.routes';
 import { Metrics } from './features/metrics/metrics';
 import metricsRoutes, { MetricsServer } from './features/metrics/metrics.routes';
 import { createMqtt, type MqttModule } from './features/mqtt/mqtt.module';
 import type { MqttTransport } from './features/mqtt/mqtt-transport';
-import { createNotifications, type Notifications } from './features/notifications/notifications.module';
+import { createNotifications, NOTIFICATION_POLL_MS, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
 import systemRoutes from './features/system/system.routes';
 import type { StoreWriter } from './features/telemetry/store-writer';
@@ -241,7 +241,11 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       // Open alarms, shelving expiries, and every device evaluated again from what is stored.
       .add({ name: 'alarm engine', start: () => alarmEngine.start(), stop: () => alarmEngine.stop() })
       // The outbox: what a previous run left unsent goes first.
-      .add({ name: 'notification sender', start: () => notifications.sender.start(), stop: () => notifications.sender.stop() }, leaderOnly)
+      .every('notification sender', NOTIFICATION_POLL_MS, () => notifications.sender.pollNow(), {
+        ...leaderOnly,
+        onStart: () => notifications.sender.start(),
+        onStop: () => notifications.sender.stop(),
+      })
       .every('notification escalation', 5_000, () => notifications.service.escalate(alarmEngine.open()), leaderOnly)
       // Users are edited elsewhere: who is told catches up within this (every instance plans notices with its alarm changes).
       .every('notification recipients', 15_000, () => notifications.directory.reload())
@@ -252,7 +256,12 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('expired sessions', 5_000, () => auth.pruneExpired(), leaderOnly)
       // Seqs past their 24 h window: bounded memory, not correctness (expired runs count for nothing).
       .every('expired seqs', 60_000, () => writer.pruneExpiredSeqs(), leaderOnly)
-      .add({ name: 'readings retention', start: () => retention.start(), stop: () => retention.stop() }, leaderOnly)
+      .every('readings retention', RETENTION_EVERY_MS, () => retention.runOnce(), {
+        ...leaderOnly,
+        firstAfterMs: RETENTION_FIRST_AFTER_MS,
+        onStart: () => retention.start(),
+        interrupt: () => retention.interrupt(),
+      })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
