@@ -232,7 +232,7 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
   const { disk } = m.storageServices;
   const jobs = new BackgroundJobs(log, member?.leadership ?? null);
   // Several instances: joined first, left last (the leader's lock goes with it, so another takes over at once).
-  if (member) jobs.add(member.job);
+  member?.addJobs(jobs);
   const leaderOnly = { leaderOnly: true };
   return (
     jobs
