@@ -8,7 +8,7 @@ function boundary(files, forbidden) {
   return {
     files,
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message: 'Dependencies point one way (STYLE.md).' }] }],
+      'no-restricted-imports': ['error', { patterns: [{ group: forbidden, message: 'Dependencies point one way (docs/decisions/007-background-jobs-and-dependencies.md).' }] }],
     },
   };
 }
@@ -27,12 +27,15 @@ export default tseslint.config(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
-  // Dependencies point one way (STYLE.md): shared imports no app, web never imports server code,
-  // the server no web code, and the simulator speaks only the protocol (shared).
+  // Dependencies point one way (docs/decisions/007-background-jobs-and-dependencies.md): shared
+  // imports no app, web never imports server code, the server no web code, and the simulator
+  // speaks only the protocol (shared). No package imports a tool.
   boundary(['packages/shared/**'], ['**/apps/**', '**/tools/**', '@agua/server', '@agua/web', '@agua/simulator']),
   boundary(['apps/web/**'], ['**/apps/server/**', '@agua/server', '@agua/simulator']),
   boundary(['apps/server/**'], ['**/apps/web/**', '@agua/web']),
-  boundary(['tools/simulator/**'], ['**/apps/**', '@agua/server', '@agua/web']),
+  // The server's code uses packages, never a tool (its tests may run one, like the import check).
+  boundary(['apps/server/src/**'], ['**/apps/web/**', '@agua/web', '**/tools/**']),
+  boundary(['packages/simulator/**'], ['**/apps/**', '**/tools/**', '@agua/server', '@agua/web']),
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

@@ -3,7 +3,7 @@ import { expect, test } from './support/test';
 import { signIn } from './support/auth';
 import { controlPanel, deviceCard, DEVICES, expectLive, selectDevice, SIM_TIMEOUT } from './support/devices';
 
-/** The demo level sensors (tools/simulator): their capacity and the default thresholds (60 %, 85 %). */
+/** The demo level sensors (packages/simulator): their capacity and the default thresholds (60 %, 85 %). */
 const SENSORS = [
   { ...DEVICES.nivel01, max: '10,00 m', warn: '6,00 m', crit: '8,50 m', maxM: 10 },
   { ...DEVICES.nivel02, max: '5,00 m', warn: '3,00 m', crit: '4,25 m', maxM: 5 },

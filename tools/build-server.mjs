@@ -18,11 +18,11 @@ const entries = {
   'delivery.worker': 'apps/server/src/features/notifications/delivery.worker.ts',
 };
 /** What the bundle is made of: rebuilt when any of these is newer. */
-export const serverSources = ['apps/server/src', 'packages/shared/src', 'tools/simulator/src'].map((p) => path.join(root, p));
+export const serverSources = ['apps/server/src', 'packages/shared/src', 'packages/simulator/src'].map((p) => path.join(root, p));
 
 /** Every npm package a workspace depends on is loaded from node_modules, not bundled. */
 function npmPackages() {
-  const manifests = ['apps/server', 'packages/shared', 'tools/simulator'].map((p) =>
+  const manifests = ['apps/server', 'packages/shared', 'packages/simulator'].map((p) =>
     JSON.parse(fs.readFileSync(path.join(root, p, 'package.json'), 'utf8')),
   );
   const names = manifests.flatMap((m) => Object.keys({ ...m.dependencies, ...m.devDependencies }));

@@ -20,7 +20,7 @@ const run = (label, cmd, args, env = {}) => {
   return res.status === 0;
 };
 
-const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
+const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'packages/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
 const stages = [];
 if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });

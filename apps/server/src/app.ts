@@ -21,14 +21,14 @@ import devicesRoutes from './features/devices/devices.routes';
 import type { DeviceGateway } from './features/gateway/device-gateway';
 import deviceRoutes from './features/gateway/device.routes';
 import { createGateway } from './features/gateway/gateway.module';
-import { createHistory, type HistoryModule } from './features/history/history.module';
+import { createHistory, RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, type HistoryModule } from './features/history/history.module';
 import historyRoutes from './features/history/history.routes';
 import liveRoutes from './features/live/live.routes';
 import { Metrics } from './features/metrics/metrics';
 import metricsRoutes, { MetricsServer } from './features/metrics/metrics.routes';
 import { createMqtt, type MqttModule } from './features/mqtt/mqtt.module';
 import type { MqttTransport } from './features/mqtt/mqtt-transport';
-import { createNotifications, type Notifications } from './features/notifications/notifications.module';
+import { createNotifications, NOTIFICATION_POLL_MS, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
@@ -193,9 +193,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });
-  await app.register(commandsRoutes, { commands: commands.service, repo: commands.repo });
+  await app.register(commandsRoutes, { commands: commands.service });
   await app.register(usersRoutes, { users: auth.users, service: auth.usersService });
-  await app.register(auditRoutes, { repo: modules.audit.repo });
+  await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });
   await app.register(historyRoutes, { history: modules.history.service });
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
@@ -236,7 +236,7 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
   const { disk } = m.storageServices;
   const jobs = new BackgroundJobs(log, member?.leadership ?? null);
   // Several instances: joined first, left last (the leader's lock goes with it, so another takes over at once).
-  if (member) jobs.add(member.job);
+  member?.addJobs(jobs);
   const leaderOnly = { leaderOnly: true };
   return (
     jobs
@@ -245,7 +245,11 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       // Open alarms, shelving expiries, and every device evaluated again from what is stored.
       .add({ name: 'alarm engine', start: () => alarmEngine.start(), stop: () => alarmEngine.stop() })
       // The outbox: what a previous run left unsent goes first.
-      .add({ name: 'notification sender', start: () => notifications.sender.start(), stop: () => notifications.sender.stop() }, leaderOnly)
+      .every('notification sender', NOTIFICATION_POLL_MS, () => notifications.sender.pollNow(), {
+        ...leaderOnly,
+        onStart: () => notifications.sender.start(),
+        onStop: () => notifications.sender.stop(),
+      })
       .every('notification escalation', 5_000, () => notifications.service.escalate(alarmEngine.open()), leaderOnly)
       // Users are edited elsewhere: who is told catches up within this (every instance plans notices with its alarm changes).
       .every('notification recipients', 15_000, () => notifications.directory.reload())
@@ -256,7 +260,12 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('expired sessions', 5_000, () => auth.pruneExpired(), leaderOnly)
       // Seqs past their 24 h window: bounded memory, not correctness (expired runs count for nothing).
       .every('expired seqs', 60_000, () => writer.pruneExpiredSeqs(), leaderOnly)
-      .add({ name: 'readings retention', start: () => retention.start(), stop: () => retention.stop() }, leaderOnly)
+      .every('readings retention', RETENTION_EVERY_MS, () => retention.runOnce(), {
+        ...leaderOnly,
+        firstAfterMs: RETENTION_FIRST_AFTER_MS,
+        onStart: () => retention.start(),
+        interrupt: () => retention.interrupt(),
+      })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -264,7 +273,10 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
 }
 
 /** Levels Prometheus reads at each scrape (counters are counted where things happen). */
-function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTransport; alarmEngine: AlarmEngine; member: ClusterMember | null }): void {
+function measureLevels(
+  metrics: Metrics,
+  from: { commands: CommandsModule['repo']; notifications: Notifications['service']; mqtt: MqttTransport; alarmEngine: AlarmEngine; member: ClusterMember | null },
+): void {
   const { member } = from;
   metrics.level('agua_leader', 'Whether this instance runs the shared background work (1 = leader; always 1 for a single instance)', [], () => [[{}, member ? Number(member.leadership.isLeader()) : 1]]);
   if (member) metrics.level('agua_devices_owned', 'Devices whose work runs on this instance (several instances)', [], () => [[{}, member.ownership.ownedCount()]]);
@@ -274,22 +286,11 @@ function measureLevels(metrics: Metrics, from: { storage: Storage; mqtt: MqttTra
     for (const alarm of from.alarmEngine.open()) byPriority.set(alarm.priority, (byPriority.get(alarm.priority) ?? 0) + 1);
     return [1, 2, 3, 4].map((p) => [{ priority: String(p) }, byPriority.get(p) ?? 0]);
   });
-  const { db } = from.storage;
   metrics.level('agua_commands', 'Commands stored, by status (their result once final)', ['status'], async () =>
-    (await db.selectFrom('commands').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status').execute()).map((r) => [
-      { status: r.status },
-      Number(r.n),
-    ]),
+    (await from.commands.countByStatus()).map((r) => [{ status: r.status }, r.count]),
   );
   metrics.level('agua_notification_outbox_pending', 'Notifications waiting to be sent, by channel', ['channel'], async () =>
-    (
-      await db
-        .selectFrom('notification_outbox')
-        .select((eb) => ['channel', eb.fn.countAll<number>().as('n')])
-        .where('state', '=', 'pending')
-        .groupBy('channel')
-        .execute()
-    ).map((r) => [{ channel: r.channel }, Number(r.n)]),
+    (await from.notifications.pendingByChannel()).map((r) => [{ channel: r.channel }, r.count]),
   );
 }
 
@@ -375,7 +376,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     users: auth.users,
     alarmChanged: () => notifications.sender.kick(),
   });
-  measureLevels(metrics, { storage, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
+  measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
   const water = await createWater({ db, demo: config.demo, devices: devices.service, audit: audit.service });
   return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water };
 }

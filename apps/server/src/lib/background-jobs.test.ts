@@ -76,4 +76,23 @@ describe('BackgroundJobs', () => {
     await stopping;
     expect(seen).toEqual(['run done', 'final flush']);
   });
+
+  it('a periodic task may start after its own first delay, with a first step, and be asked to end a run early', async () => {
+    vi.useFakeTimers();
+    const seen: string[] = [];
+    let release: () => void = () => undefined;
+    const jobs = new BackgroundJobs(fakeLog().log).every(
+      'prune',
+      10_000,
+      () => new Promise<void>((r) => (seen.push('run'), (release = r))),
+      { firstAfterMs: 500, onStart: () => void seen.push('armed'), interrupt: () => void (seen.push('interrupted'), release()), onStop: () => void seen.push('stopped') },
+    );
+    await jobs.startAll();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(seen).toEqual(['armed']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(seen).toEqual(['armed', 'run']);
+    await jobs.stopAll();
+    expect(seen).toEqual(['armed', 'run', 'interrupted', 'stopped']);
+  });
 });

@@ -19,8 +19,17 @@ export interface JobOptions {
   leaderOnly?: boolean;
 }
 
+export interface EveryOptions extends JobOptions {
+  /** The first run's delay, when it is not one interval. */
+  firstAfterMs?: number;
+  onStart?: () => void | Promise<void>;
+  /** Asks a run in progress to end early, as soon as the timer is cleared. */
+  interrupt?: () => void;
+  onStop?: () => void | Promise<void>;
+}
+
 /**
- * The one list of the server's background work (STYLE.md "Background work has one list"):
+ * The one list of the server's background work (docs/decisions/007-background-jobs-and-dependencies.md):
  * started in order when the server is ready, stopped in reverse order when it closes, so that
  * shutdown, tests and — later — "exactly once across instances" have one place to look.
  */
@@ -40,10 +49,12 @@ export class BackgroundJobs {
   }
 
   /**
-   * A task run every `everyMs` (first run after one interval). A run never overlaps the previous
-   * one, and a failure is logged, never thrown: one broken task must not end the process.
+   * A task run every `everyMs` (first run after `firstAfterMs`, by default one interval). A run
+   * never overlaps the previous one, and a failure is logged, never thrown: one broken task must
+   * not end the process. `onStart` runs before the first interval starts; at stop, `interrupt`
+   * once the timer is cleared, `onStop` once the last run ended (a last flush belongs there).
    */
-  every(name: string, everyMs: number, run: () => unknown, opts: JobOptions & { onStop?: () => void | Promise<void> } = {}): this {
+  every(name: string, everyMs: number, run: () => unknown, opts: EveryOptions = {}): this {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<unknown> | null = null;
     const tick = () => {
@@ -54,18 +65,29 @@ export class BackgroundJobs {
           running = null;
         });
     };
-    return this.add({
-      name,
-      start: () => {
-        timer = setInterval(tick, everyMs);
-        timer.unref();
+    const schedule = (delayMs: number) => {
+      timer = setTimeout(() => {
+        schedule(everyMs);
+        tick();
+      }, delayMs);
+      timer.unref();
+    };
+    return this.add(
+      {
+        name,
+        start: async () => {
+          await opts.onStart?.();
+          schedule(opts.firstAfterMs ?? everyMs);
+        },
+        stop: async () => {
+          clearTimeout(timer);
+          opts.interrupt?.();
+          await running;
+          await opts.onStop?.();
+        },
       },
-      stop: async () => {
-        clearInterval(timer);
-        await running;
-        await opts.onStop?.();
-      },
-    }, opts);
+      opts,
+    );
   }
 
   names(): string[] {

@@ -1,5 +1,6 @@
-// The import-cycle check that `npm test` runs (tools/check-cycles.mjs): the apps have none, and a
-// planted cycle between two features or two files is caught.
+// The import check that `npm test` runs (tools/check-cycles.mjs): the apps and tools have no
+// cycle and break no layering rule, and a planted cycle or broken rule is caught
+// (docs/decisions/015-checked-structure.md).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,11 +21,12 @@ function plant(files: Record<string, string>): string {
 }
 
 describe('import cycles', () => {
-  it.each(['apps/server/src', 'apps/web/src'])('%s has none, between files or features', (dir) => {
+  it.each(['apps/server/src', 'apps/web/src', 'tools'])('%s has none, between files or features, and breaks no rule', (dir) => {
     const result = checkRoot(path.join(repo, dir));
-    expect(result.files).toBeGreaterThan(50);
+    expect(result.files).toBeGreaterThan(20);
     expect(result.fileCycles).toEqual([]);
     expect(result.featureCycles).toEqual([]);
+    expect(result.ruleViolations).toEqual([]);
   });
 
   it('finds a cycle between two features, even through type-only imports and other files', () => {
@@ -55,5 +57,35 @@ describe('import cycles', () => {
       'features/b/b.ts': "import { a } from '../a/a';\nexport const b = a;\n",
     });
     expect(checkRoot(root).featureCycles).toEqual([]);
+  });
+});
+
+describe('layering rules', () => {
+  it('finds storage importing a feature, by value or by type', () => {
+    const root = plant({
+      'storage/ingest/ingest-store.ts': "import type { Reading } from '../../features/telemetry/telemetry.types';\nexport const s = 1;\n",
+      'storage/database.ts': "import { a } from '../features/alarms/alarms.service';\nexport const d = a;\n",
+      'features/telemetry/telemetry.types.ts': 'export interface Reading { v: number }\n',
+      'features/alarms/alarms.service.ts': "import { s } from '../../storage/ingest/ingest-store';\nexport const a = s;\n",
+    });
+    expect(checkRoot(root).ruleViolations).toEqual([
+      { rule: 'storage imports no feature', from: 'storage/database.ts', to: 'features/alarms/alarms.service.ts' },
+      { rule: 'storage imports no feature', from: 'storage/ingest/ingest-store.ts', to: 'features/telemetry/telemetry.types.ts' },
+    ]);
+  });
+
+  it("finds a feature reaching into another feature's writers, stores or worker threads, not into its own", () => {
+    const root = plant({
+      'features/telemetry/readings.writer.ts': "import { w } from '../alarms/alarms.writer';\nimport type { S } from '../devices/current-reading.store.pg';\nexport const r = w;\n",
+      'features/telemetry/telemetry.service.ts': "import { r } from './readings.writer';\nimport { t } from '../alarms/alarms.service';\nexport const x = [r, t];\n",
+      'features/alarms/alarms.writer.ts': 'export const w = 1;\n',
+      'features/alarms/alarms.service.ts': 'export const t = 1;\n',
+      'features/devices/current-reading.store.pg.ts': 'export interface S { v: number }\n',
+    });
+    const broken = checkRoot(root).ruleViolations.map((v) => `${v.from} → ${v.to}`).sort();
+    expect(broken).toEqual([
+      'features/telemetry/readings.writer.ts → features/alarms/alarms.writer.ts',
+      'features/telemetry/readings.writer.ts → features/devices/current-reading.store.pg.ts',
+    ]);
   });
 });

@@ -9,10 +9,10 @@ const RESULT_LABELS: Record<AuditEventRecord['result'], string> = { ok: 'Correct
 const BATCH = 500;
 
 /** The events of a filter, newest first, a batch at a time (by id, as the pages are). */
-export async function* auditBatches(repo: AuditRepository, q: Omit<AuditQuery, 'limit' | 'beforeId'>): AsyncIterable<AuditEventRecord[]> {
+export async function* auditBatches(trail: Pick<AuditRepository, 'page'>, q: Omit<AuditQuery, 'limit' | 'beforeId'>): AsyncIterable<AuditEventRecord[]> {
   let beforeId: number | undefined;
   for (;;) {
-    const batch = await repo.page({ ...q, limit: BATCH, ...(beforeId !== undefined ? { beforeId } : {}) });
+    const batch = await trail.page({ ...q, limit: BATCH, ...(beforeId !== undefined ? { beforeId } : {}) });
     if (batch.length === 0) return;
     yield batch;
     if (batch.length < BATCH) return;

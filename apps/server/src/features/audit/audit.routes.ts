@@ -8,7 +8,8 @@ import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../l
 import { fileAnswer, streamExport } from '../../lib/stream-export';
 import { iso, parseRange } from '../../lib/time';
 import { AUDIT_CSV_FILE_NAME, auditBatches, writeAuditCsv } from './audit-export';
-import { AUDIT_ACTIONS, type AuditRepository } from './audit.repository';
+import { AUDIT_ACTIONS } from './audit.repository';
+import type { AuditService } from './audit.service';
 
 const AuditEventSchema = Type.Object(
   {
@@ -26,7 +27,7 @@ const AuditEventSchema = Type.Object(
 );
 
 /** The audit trail, read-only, for administrators (API.md). */
-export default async function auditRoutes(app: FastifyInstance, opts: { repo: AuditRepository }) {
+export default async function auditRoutes(app: FastifyInstance, opts: { audit: AuditService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const Filters = {
     from: Type.Optional(RequestTime('inclusive')),
@@ -58,7 +59,7 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
     },
     handler: async (req) => {
       const q = req.query;
-      const rows = await opts.repo.page({
+      const rows = await opts.audit.page({
         ...filtersOf(q),
         limit: q.limit + 1,
         ...(q.cursor ? { beforeId: Number(q.cursor) } : {}),
@@ -95,8 +96,8 @@ export default async function auditRoutes(app: FastifyInstance, opts: { repo: Au
     },
     handler: async (req, reply) => {
       const filters = filtersOf(req.query);
-      if ((await opts.repo.page({ ...filters, limit: 1 })).length === 0) throw notFound('NO_DATA');
-      return streamExport(req, reply, CSV_CONTENT_TYPE, AUDIT_CSV_FILE_NAME, (out) => writeAuditCsv(out, auditBatches(opts.repo, filters)));
+      if ((await opts.audit.page({ ...filters, limit: 1 })).length === 0) throw notFound('NO_DATA');
+      return streamExport(req, reply, CSV_CONTENT_TYPE, AUDIT_CSV_FILE_NAME, (out) => writeAuditCsv(out, auditBatches(opts.audit, filters)));
     },
   });
 }

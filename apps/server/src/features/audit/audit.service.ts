@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { iso } from '../../lib/time';
-import type { AuditEntry, AuditRepository } from './audit.repository';
+import type { AuditEntry, AuditEventRecord, AuditQuery, AuditRepository } from './audit.repository';
 
 export interface AuditServiceOptions {
   /** How long repeated refusals are gathered before their summary is written (AUDIT_COLLAPSE_WINDOW_MS). */
@@ -58,6 +58,11 @@ export class AuditService {
   async record(entry: AuditEntry): Promise<void> {
     if (entry.result !== 'ok' && !this.admit(entry, Date.now())) return;
     await this.write(entry);
+  }
+
+  /** A page of the trail, newest first (the audit routes read it through here). */
+  page(q: AuditQuery): Promise<AuditEventRecord[]> {
+    return this.repo.page(q);
   }
 
   /** Writes the summaries of every open window now (shutdown): no count is lost. */

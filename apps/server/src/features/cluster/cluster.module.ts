@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env';
-import type { BackgroundJob } from '../../lib/background-jobs';
+import type { BackgroundJobs } from '../../lib/background-jobs';
 import { unauthorized } from '../../lib/errors';
 import { EventBus } from '../../lib/event-bus';
 import { SOLO, type Placement } from '../../lib/placement';
@@ -15,10 +15,10 @@ import type { CommandRouter, CommandsService, RemoteIssue } from '../commands/co
 import type { DevicesService } from '../devices/devices.service';
 import type { MqttTransport } from '../mqtt/mqtt-transport';
 import type { UsersRepository } from '../users/users.repository';
-import { Cluster } from './cluster';
+import { Cluster, HEARTBEAT_MS } from './cluster';
 import { EventBridge } from './event-bridge';
-import { Leadership } from './leadership';
-import { DeviceOwnership } from './ownership';
+import { Leadership, TRY_EVERY_MS } from './leadership';
+import { DeviceOwnership, RENEW_MS } from './ownership';
 import { connectRedis } from './redis-link';
 
 /**
@@ -58,8 +58,12 @@ export interface ClusterMember {
    */
   deviceChangedEverywhere(deviceId: string): Promise<void>;
   wire(features: ClusterFeatures): void;
-  /** Joins (subscriptions, heartbeat, leadership, leases) when the server starts; leaves when it stops. */
-  job: BackgroundJob;
+  /**
+   * Puts the member's work in the job list: joining (subscriptions, first heartbeat, leases
+   * learnt, first leadership try) when the server starts and leaving when it stops, then the
+   * heartbeat, the lease renewal and the leadership tries, stopped before leaving.
+   */
+  addJobs(jobs: BackgroundJobs): void;
 }
 
 export interface ClusterDeps {
@@ -175,20 +179,25 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
       };
       bridge = new EventBridge(cluster, f.bus, feed, replicas, log);
     },
-    job: {
-      name: 'cluster (Redis, leadership, device leases)',
-      start: async () => {
-        bridge?.start();
-        await cluster.start();
-        await ownership.start();
-        await leadership.start();
-      },
-      stop: async () => {
-        ownership.stop();
-        bridge?.stop();
-        await leadership.stop();
-        await cluster.close();
-      },
+    addJobs(jobs) {
+      jobs
+        .add({
+          name: 'cluster (Redis, leadership, device leases)',
+          start: async () => {
+            bridge?.start();
+            await cluster.start();
+            await ownership.start();
+            await leadership.start();
+          },
+          stop: async () => {
+            bridge?.stop();
+            await leadership.stop();
+            await cluster.close();
+          },
+        })
+        .every('cluster heartbeat', HEARTBEAT_MS, () => cluster.beat())
+        .every('device lease renewal', RENEW_MS, () => ownership.renew())
+        .every('leadership tries', TRY_EVERY_MS, () => leadership.tryOnce());
     },
   };
 }

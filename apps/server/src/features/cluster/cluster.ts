@@ -8,7 +8,8 @@ import type { RedisLink } from './redis-link';
 const BROADCAST = 'agua:events';
 const channelOf = (instanceId: string) => `agua:instance:${instanceId}`;
 /** An instance says it is alive this often; one not heard for PEER_DEAD_MS counts as gone. */
-const HEARTBEAT_MS = 2_000;
+/** How often the job list has this instance say it is alive. */
+export const HEARTBEAT_MS = 2_000;
 const PEER_DEAD_MS = 10_000;
 /** How long a call to another instance (a command for a device it holds) may take. */
 const CALL_TIMEOUT_MS = 5_000;
@@ -43,7 +44,6 @@ export class Cluster {
   private readonly left = new Set<string>();
   private readonly reconnectListeners: Array<() => void> = [];
   private readonly leftListeners: Array<(instanceId: string) => void> = [];
-  private heartbeat: NodeJS.Timeout | undefined;
   /** Since when messages flow (null while Redis is away): only then does silence mean an instance is gone. */
   private flowingSince: number | null = null;
   private everReady = false;
@@ -72,14 +72,11 @@ export class Cluster {
     this.flowingSince = Date.now();
     this.everReady = true;
     this.beat();
-    this.heartbeat = setInterval(() => this.beat(), HEARTBEAT_MS);
-    this.heartbeat.unref();
   }
 
   /** Leaves: the others stop counting on this instance at once instead of after PEER_DEAD_MS. */
   async close(): Promise<void> {
     if (this.closed) return;
-    clearInterval(this.heartbeat);
     if (this.connected()) {
       const message: ClusterMessage = { from: this.instanceId, kind: 'leaving', body: null };
       await this.link.commands.publish(BROADCAST, JSON.stringify(message)).catch(() => undefined);
@@ -157,7 +154,8 @@ export class Cluster {
     });
   }
 
-  private beat(): void {
+  /** Tells the others this instance is alive (at start, then every HEARTBEAT_MS from the job list). */
+  beat(): void {
     this.broadcast('alive', null);
   }
 

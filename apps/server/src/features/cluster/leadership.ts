@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SessionAdvisoryLock } from '../../storage/postgres/advisory-lock';
 
 /** How often an instance that is not the leader tries to become it: the leader's work moves within this after it dies. */
-const TRY_EVERY_MS = 5_000;
+/** How often the job list has a follower try to take the leader's lock. */
+export const TRY_EVERY_MS = 5_000;
 const LEADER_KEY = 'agua.leader';
 
 /**
@@ -13,7 +14,6 @@ const LEADER_KEY = 'agua.leader';
 export class Leadership {
   private readonly lock: SessionAdvisoryLock;
   private readonly listeners: Array<(leader: boolean) => void> = [];
-  private timer: NodeJS.Timeout | undefined;
   private trying = false;
 
   constructor(
@@ -36,12 +36,9 @@ export class Leadership {
 
   async start(): Promise<void> {
     await this.tryOnce();
-    this.timer = setInterval(() => void this.tryOnce(), TRY_EVERY_MS);
-    this.timer.unref();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
     const was = this.lock.held();
     await this.lock.release();
     if (was) this.tell(false);
@@ -52,7 +49,8 @@ export class Leadership {
     void this.tryOnce();
   }
 
-  private async tryOnce(): Promise<void> {
+  /** Takes the leader's lock when it is free (at start, then every TRY_EVERY_MS from the job list). */
+  async tryOnce(): Promise<void> {
     if (this.trying || this.lock.held()) return;
     this.trying = true;
     try {

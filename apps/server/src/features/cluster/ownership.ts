@@ -5,7 +5,8 @@ import type { Placement } from '../../lib/placement';
 
 /** A device's owner holds its lease this long without renewing it; renewed every RENEW_MS. */
 const LEASE_MS = 15_000;
-const RENEW_MS = 5_000;
+/** How often the job list renews this instance's device leases. */
+export const RENEW_MS = 5_000;
 const leaseKey = (deviceId: string) => `agua:device:${deviceId}:owner`;
 const epochKey = (deviceId: string) => `agua:device:${deviceId}:epoch`;
 
@@ -46,7 +47,6 @@ export class DeviceOwnership implements Placement {
   private readonly mine = new Map<string, number>();
   /** The newest claim heard of for each device owned elsewhere: who, and with which epoch. */
   private readonly elsewhere = new Map<string, { instance: string; epoch: number }>();
-  private renewTimer: NodeJS.Timeout | undefined;
   private hooks: OwnershipHooks = { adopted: () => undefined, released: () => undefined };
 
   constructor(
@@ -77,8 +77,6 @@ export class DeviceOwnership implements Placement {
    * claims (and maybe elected leader) does not take their devices for ownerless.
    */
   async start(): Promise<void> {
-    this.renewTimer = setInterval(() => void this.renew(), RENEW_MS);
-    this.renewTimer.unref();
     await this.learnOwners().catch((err: Error) => this.log.warn({ err: err.message }, 'device owners not read from Redis'));
   }
 
@@ -97,11 +95,6 @@ export class DeviceOwnership implements Placement {
         if (instance !== this.cluster.instanceId && !this.mine.has(deviceId) && !this.elsewhere.has(deviceId)) this.elsewhere.set(deviceId, { instance, epoch });
       });
     } while (cursor !== '0');
-  }
-
-  /** Stops renewing; the leases run out (a clean shutdown's devices reconnect elsewhere and are claimed there). */
-  stop(): void {
-    clearInterval(this.renewTimer);
   }
 
   owns(deviceId: string): boolean {
@@ -178,7 +171,8 @@ export class DeviceOwnership implements Placement {
     this.hooks.released(deviceId);
   }
 
-  private async renew(): Promise<void> {
+  /** Renews the leases of the devices this instance owns (every RENEW_MS, from the job list; without it they run out). */
+  async renew(): Promise<void> {
     if (this.mine.size === 0 || !this.cluster.connected()) return;
     // Claims that never reached Redis (it was away for our commands only) are made now.
     for (const [deviceId, epoch] of this.mine) if (epoch === 0) this.takeLease(deviceId);

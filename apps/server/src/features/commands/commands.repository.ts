@@ -125,4 +125,10 @@ export class CommandsRepository {
   async deleteByDevice(deviceId: string): Promise<void> {
     await this.db.deleteFrom('commands').where('device_id', '=', deviceId).execute();
   }
+
+  /** How many commands are stored with each status (the metrics' level). */
+  async countByStatus(): Promise<Array<{ status: CommandStatus; count: number }>> {
+    const rows = await this.db.selectFrom('commands').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
+    return rows.map((r) => ({ status: r.status as CommandStatus, count: Number(r.n) }));
+  }
 }

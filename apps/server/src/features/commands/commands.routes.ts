@@ -4,12 +4,11 @@ import { Type } from '@sinclair/typebox';
 import { CommandSchema, DEVICE_ID_PATTERN, Page } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { errors, LIST_COMPRESSION, SESSION_SECURITY } from '../../lib/route-schemas';
-import { toCommand, type CommandsRepository } from './commands.repository';
+import { toCommand } from './commands.repository';
 import type { CommandsService } from './commands.service';
 
 export interface CommandsRoutesOptions {
   commands: CommandsService;
-  repo: CommandsRepository;
 }
 
 /** Cursor of a command page: the last item's issue time and id. */
@@ -87,7 +86,7 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
     handler: async (req) => {
       const { deviceId, limit, cursor } = req.query;
       if (deviceId !== undefined && !opts.commands.knowsDevice(deviceId)) throw notFound('DEVICE_NOT_FOUND');
-      const rows = await opts.repo.page({ ...(deviceId ? { deviceId } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
+      const rows = await opts.commands.page({ ...(deviceId ? { deviceId } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
       return { items: items.map(toCommand), nextCursor: rows.length > limit && last ? encodeCursor(last.issuedAtMs, last.id) : null };

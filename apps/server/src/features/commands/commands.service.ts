@@ -18,7 +18,7 @@ import { SOLO, type Placement } from '../../lib/placement';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';
-import { toCommand, type CommandRecord, type CommandsRepository } from './commands.repository';
+import { toCommand, type CommandPageQuery, type CommandRecord, type CommandsRepository } from './commands.repository';
 import type { GateTravelWatch } from './travel-watch';
 
 /** An unacknowledged command is handed out again after this long (PROTOCOL.md). */
@@ -125,6 +125,11 @@ export class CommandsService {
   async findById(id: string): Promise<Command | null> {
     const c = await this.repo.findById(id);
     return c ? toCommand(c) : null;
+  }
+
+  /** A page of stored commands, newest first (the list route). */
+  page(q: CommandPageQuery): Promise<CommandRecord[]> {
+    return this.repo.page(q);
   }
 
   mayIssue(user: UserRecord): boolean {

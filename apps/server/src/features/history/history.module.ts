@@ -6,6 +6,8 @@ import { ReadingsRepository } from './readings.repository';
 import { HistoryService, type DeviceDirectory } from './history.service';
 import { ReadingsRetention } from './retention';
 
+export { RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS } from './retention';
+
 export interface HistoryDeps {
   config: Pick<Config, 'retentionDays'>;
   storage: Storage;

@@ -16,19 +16,19 @@ export interface RetentionOptions {
   log: FastifyBaseLogger;
   /** Rows per DELETE: small, so that ingest (same SQLite connection) never waits long. */
   chunkSize?: number;
-  /** First run after start, then every intervalMs. */
-  initialDelayMs?: number;
-  intervalMs?: number;
 }
+
+/** When the job list runs retention: shortly after start, then every hour. */
+export const RETENTION_FIRST_AFTER_MS = 10_000;
+export const RETENTION_EVERY_MS = 3600 * 1000;
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * Retention (PRODUCT.md RETENTION_DAYS): deletes readings older than now - retentionDays shortly
- * after start and then every hour, in chunks with the event loop running between them.
+ * Retention (docs/operations.md RETENTION_DAYS): deletes readings older than now - retentionDays,
+ * in chunks with the event loop running between them. The job list runs it (RETENTION_* above).
  */
 export class ReadingsRetention {
-  private timer: NodeJS.Timeout | undefined;
   private running: Promise<number> | null = null;
   private stopped = false;
 
@@ -37,26 +37,14 @@ export class ReadingsRetention {
     private readonly opts: RetentionOptions,
   ) {}
 
+  /** Runs may go to the end again (after `interrupt`). */
   start(): void {
     this.stopped = false;
-    const schedule = (delayMs: number) => {
-      this.timer = setTimeout(() => {
-        this.runOnce()
-          .catch((err: unknown) => this.opts.log.error({ err }, 'readings retention failed'))
-          .finally(() => {
-            if (!this.stopped) schedule(this.opts.intervalMs ?? 3600 * 1000);
-          });
-      }, delayMs);
-      this.timer.unref();
-    };
-    schedule(this.opts.initialDelayMs ?? 10_000);
   }
 
-  /** Stops the schedule; a run in progress ends after its current chunk. */
-  async stop(): Promise<void> {
+  /** A run in progress ends after its current chunk. */
+  interrupt(): void {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running?.catch(() => undefined);
   }
 
   /** Deletes what is past retention now; resolves with the number of readings deleted. */

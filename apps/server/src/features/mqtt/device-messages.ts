@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { MAX_BODY_BYTES, errorMessage, topics } from '@agua/shared';
 import { AppError } from '../../lib/errors';
+import type { DeviceGateway } from '../gateway/device-gateway';
 
 /**
  * What a device's MQTT message holds, by the HTTP body parser's rules: over 256 KiB is 413,
@@ -38,4 +39,48 @@ export async function handleDeviceMessage(deviceId: string, work: () => Promise<
     // queued for a session that is away and costs the broker nothing to hold.
     await publish(topics.errors(deviceId), body, 0).catch(() => undefined);
   }
+}
+
+const DEVICE_TOPIC = /^agua\/v1\/([^/]+)\/(telemetry|commands\/ack|status)$/;
+
+/** What a device publishes (docs/protocol.md "MQTT"): its telemetry, its command acks and its status. */
+export interface DeviceTopic {
+  deviceId: string;
+  kind: 'telemetry' | 'commands/ack' | 'status';
+}
+
+/** The device and the kind of message a topic names, or null for any other topic. */
+export function deviceTopic(topic: string): DeviceTopic | null {
+  const match = DEVICE_TOPIC.exec(topic);
+  return match ? { deviceId: match[1]!, kind: match[2] as DeviceTopic['kind'] } : null;
+}
+
+export interface DispatchOptions {
+  publish: DevicePublish;
+  log: FastifyBaseLogger;
+  /** The transport's own admission, run once the device is known active and before the body is read (throws to refuse). */
+  admit?: (deviceId: string) => void;
+}
+
+/**
+ * The one dispatch of a device's MQTT publish, for both brokers (embedded and external): telemetry
+ * is stored, a command ack settles its command; status (and any other topic) is the transport's
+ * business and is left alone. Refusals and failures follow `handleDeviceMessage`.
+ */
+export async function dispatchDeviceMessage(gateway: DeviceGateway, topic: string, payload: Buffer, opts: DispatchOptions): Promise<void> {
+  const target = deviceTopic(topic);
+  if (!target || target.kind === 'status') return;
+  const { deviceId, kind } = target;
+  await handleDeviceMessage(
+    deviceId,
+    async () => {
+      const device = gateway.activeDevice(deviceId);
+      opts.admit?.(deviceId);
+      const body = messageBody(payload);
+      if (kind === 'telemetry') await gateway.ingest(device, body, 'mqtt');
+      else await gateway.acknowledgeMessage(deviceId, body);
+    },
+    opts.publish,
+    opts.log,
+  );
 }

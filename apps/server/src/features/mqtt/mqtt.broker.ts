@@ -6,7 +6,7 @@ import { MAX_BODY_BYTES, TOPIC_PREFIX, topics } from '@agua/shared';
 import { ConnectionCap } from '../../lib/connection-cap';
 import type { EventBus } from '../../lib/event-bus';
 import type { DeviceGateway } from '../gateway/device-gateway';
-import { handleDeviceMessage, messageBody } from './device-messages';
+import { dispatchDeviceMessage } from './device-messages';
 import { guardParser } from './frame-limit';
 import type { MqttTransport } from './mqtt-transport';
 import { capOutgoingQueues, queuedFor, type OutgoingQueues } from './outgoing-cap';
@@ -273,8 +273,11 @@ export class MqttBroker implements MqttTransport {
     // Every publish counts against the rate, whatever it holds. Over it nothing is dropped: the
     // PUBACK waits, which slows the device down.
     for (let wait = gateway.rateWait(id); wait > 0; wait = gateway.rateWait(id)) await sleep(wait);
-    if (packet.topic === topics.telemetry(id)) await this.handled(id, () => this.telemetry(id, packet));
-    else if (packet.topic === topics.commandAck(id)) await this.handled(id, () => gateway.acknowledgeMessage(id, messageBody(packet.payload as Buffer)));
+    // Aedes closes the connection without a PUBACK when this throws, so the device sends the message again.
+    await dispatchDeviceMessage(gateway, packet.topic, packet.payload as Buffer, {
+      publish: (topic, payload, qos) => this.publish(topic, payload, qos),
+      log: this.opts.log,
+    });
   }
 
   /**
@@ -287,17 +290,6 @@ export class MqttBroker implements MqttTransport {
     if (packet.topic === topics.status(id)) return packet.retain;
     const fromServer = packet.clientId === undefined;
     return fromServer && (packet.topic === topics.commands(id) || packet.topic === topics.errors(id));
-  }
-
-  /** Stores telemetry before the PUBACK. */
-  private async telemetry(deviceId: string, packet: PublishPacket): Promise<void> {
-    const device = this.opts.gateway.activeDevice(deviceId);
-    await this.opts.gateway.ingest(device, messageBody(packet.payload as Buffer), 'mqtt');
-  }
-
-  /** Aedes closes the connection without a PUBACK when this throws, so the device sends the message again. */
-  private handled(deviceId: string, work: () => Promise<void>): Promise<void> {
-    return handleDeviceMessage(deviceId, work, (topic, payload, qos) => this.publish(topic, payload, qos), this.opts.log);
   }
 
   private clientReady(client: Client): void {

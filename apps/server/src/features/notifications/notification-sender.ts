@@ -27,7 +27,6 @@ export interface SenderOptions {
   destinationsOf: (delivery: DeliveryRecord) => string[];
   /** The longest an attempt can take (its deadline). */
   attemptMs: number;
-  pollMs: number;
   /** A subscription the push service says is over is forgotten. */
   forgetSubscription: (id: string) => Promise<void>;
 }
@@ -79,7 +78,6 @@ const newLane = (channel: NotificationChannel): Lane => ({ channel, queue: [], i
  */
 export class NotificationSender {
   private readonly lanes = new Map<NotificationChannel, Lane>(NOTIFICATION_CHANNELS.map((c) => [c, newLane(c)]));
-  private timer: NodeJS.Timeout | undefined;
   private kickTimer: NodeJS.Timeout | undefined;
   private polling = false;
   private again = false;
@@ -97,16 +95,14 @@ export class NotificationSender {
     private readonly opts: SenderOptions,
   ) {}
 
+  /** Sends what a previous run left unsent first; the job list then calls `pollNow` every NOTIFICATION_POLL_MS. */
   start(): void {
     this.stopped = false;
-    this.timer = setInterval(() => this.pollNow(), this.opts.pollMs);
-    this.timer.unref();
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    clearInterval(this.timer);
     clearTimeout(this.kickTimer);
     this.kickTimer = undefined;
     // A look under way finishes before the storage it reads can close.
@@ -126,7 +122,8 @@ export class NotificationSender {
     }, KICK_COALESCE_MS);
   }
 
-  private pollNow(): void {
+  /** Looks for due notifications now: after a kick, and every NOTIFICATION_POLL_MS from the job list. */
+  pollNow(): void {
     if (this.stopped) return;
     if (this.polling) {
       this.again = true;

@@ -62,7 +62,8 @@ export const SLOTS_PER_DESTINATION = 4;
  */
 export const SLOTS_PER_HOST = CONCURRENCY.webhook / 2;
 const slotsOf = (key: string): number => (key.startsWith('host:') ? SLOTS_PER_HOST : SLOTS_PER_DESTINATION);
-const POLL_MS = 1_000;
+/** How often the job list has the sender look for due notifications, besides the kicks of new ones. */
+export const NOTIFICATION_POLL_MS = 1_000;
 
 /** The notifications feature, composed: channels from the configuration, planning hooked to the alarm engine. */
 export async function createNotifications(d: NotificationsDeps): Promise<Notifications> {
@@ -119,7 +120,6 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
     perDestination: slotsOf,
     destinationsOf: (delivery) => destinationsOf(directory, delivery),
     attemptMs: config.notificationDeadlineMs,
-    pollMs: POLL_MS,
     forgetSubscription: (id) => service.forgetSubscription(id),
   });
 

@@ -185,6 +185,17 @@ export class NotificationsRepository {
     return (await query.orderBy('o.next_attempt_ms').limit(limit).execute()).map(toDelivery);
   }
 
+  /** How many notifications wait to be sent on each channel (the metrics' level). */
+  async pendingByChannel(): Promise<Array<{ channel: NotificationChannel; count: number }>> {
+    const rows = await this.db
+      .selectFrom('notification_outbox')
+      .select((eb) => ['channel', eb.fn.countAll<number>().as('n')])
+      .where('state', '=', 'pending')
+      .groupBy('channel')
+      .execute();
+    return rows.map((r) => ({ channel: r.channel as NotificationChannel, count: Number(r.n) }));
+  }
+
   /** The delivery log: newest first, a page after the row `after`. */
   async page(q: { limit: number; after?: number; state?: DeliveryState; alarmId?: string }): Promise<DeliveryRecord[]> {
     let query = this.withContent();

@@ -242,6 +242,11 @@ export class NotificationsService {
     return this.d.repo.page(q);
   }
 
+  /** How many notifications wait to be sent on each channel. */
+  pendingByChannel(): ReturnType<NotificationsRepository['pendingByChannel']> {
+    return this.d.repo.pendingByChannel();
+  }
+
   toDelivery(r: DeliveryRecord): Delivery {
     const label = r.recipientKind === 'webhook' ? (this.d.directory.webhook(r.recipientId)?.name ?? r.recipientId) : (this.d.directory.user(r.recipientId)?.username ?? r.recipientId);
     return {

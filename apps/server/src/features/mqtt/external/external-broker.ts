@@ -6,7 +6,7 @@ import type { ExternalBrokerConfig } from '../../../config/env';
 import { AppError } from '../../../lib/errors';
 import type { EventBus } from '../../../lib/event-bus';
 import type { DeviceGateway } from '../../gateway/device-gateway';
-import { handleDeviceMessage, messageBody } from '../device-messages';
+import { deviceTopic, dispatchDeviceMessage } from '../device-messages';
 import type { MqttTransport } from '../mqtt-transport';
 import { acknowledgeAfter } from './acknowledge-after';
 import type { BrokerAccounts } from './broker-accounts';
@@ -51,8 +51,6 @@ function endWithin(client: MqttClient, opts?: Parameters<MqttClient['endAsync']>
     }),
   ]);
 }
-
-const DEVICE_TOPIC = /^agua\/v1\/([^/]+)\/(telemetry|commands\/ack|status)$/;
 
 export interface ExternalBrokerOptions {
   config: ExternalBrokerConfig;
@@ -232,8 +230,8 @@ export class ExternalBroker implements MqttTransport {
 
   private adminMessage(topic: string, payload: Buffer): void {
     if (topic === DYNSEC_RESPONSE_TOPIC) return this.dynsec?.onResponse(payload);
-    const match = DEVICE_TOPIC.exec(topic);
-    if (match?.[2] === 'status') this.status(match[1]!, payload.toString('utf8').trim());
+    const target = deviceTopic(topic);
+    if (target?.kind === 'status') this.status(target.deviceId, payload.toString('utf8').trim());
   }
 
   /**
@@ -286,27 +284,19 @@ export class ExternalBroker implements MqttTransport {
     return client;
   }
 
-  private async deviceMessage(topic: string, payload: Buffer): Promise<void> {
-    const match = DEVICE_TOPIC.exec(topic);
-    if (!match || match[2] === 'status') return;
-    const deviceId = match[1]!;
-    const { gateway } = this.opts;
-    gateway.heard(deviceId);
-    await handleDeviceMessage(
-      deviceId,
-      async () => {
-        const device = gateway.activeDevice(deviceId);
-        // The broker acknowledged the device already, so a delayed acknowledgement would not slow
-        // it down, only hold up every device behind it in this session: over the rate is refused.
-        const waitMs = gateway.rateWait(deviceId);
+  private deviceMessage(topic: string, payload: Buffer): Promise<void> {
+    const target = deviceTopic(topic);
+    if (target && target.kind !== 'status') this.opts.gateway.heard(target.deviceId);
+    return dispatchDeviceMessage(this.opts.gateway, topic, payload, {
+      publish: (t, p, qos) => this.publish(t, p, qos),
+      log: this.opts.log,
+      // The broker acknowledged the device already, so a delayed acknowledgement would not slow
+      // it down, only hold up every device behind it in this session: over the rate is refused.
+      admit: (deviceId) => {
+        const waitMs = this.opts.gateway.rateWait(deviceId);
         if (waitMs > 0) throw new AppError(429, 'RATE_LIMITED', { retryAfterS: Math.ceil(waitMs / 1000) });
-        const body = messageBody(payload);
-        if (match[2] === 'telemetry') await gateway.ingest(device, body, 'mqtt');
-        else await gateway.acknowledgeMessage(deviceId, body);
       },
-      (t, p, qos) => this.publish(t, p, qos),
-      this.opts.log,
-    );
+    });
   }
 
   /**
