@@ -27,6 +27,11 @@ describe('analytics buckets', () => {
     expect(items[1]!.netFlowM3h).toBeCloseTo(24 / (15 / 60), 9);
   });
 
+  it('a reading before the first edge only opens the first series', () => {
+    const items = analyticsBuckets([p(-10, 1), p(5, 2)], hours, 0.48);
+    expect(items).toEqual([{ tsMs: t0, level: 2, volumeM3: 48, netFlowM3h: 24 / (15 / 60), inflowM3: 24, outflowM3: 0 }]);
+  });
+
   it('without a shape: levels only; a lone reading has no net flow', () => {
     const [bucket] = analyticsBuckets([p(10, 2, null)], hours, null);
     expect(bucket).toEqual({ tsMs: t0, level: 2, volumeM3: null, netFlowM3h: null, inflowM3: null, outflowM3: null });
