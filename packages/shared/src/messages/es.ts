@@ -69,6 +69,7 @@ export const ERROR_MESSAGES = {
   SHELVE_CRITICAL_FORBIDDEN: 'Solo un administrador puede suspender una alarma Crítica.',
   // Water
   GEOMETRY_INVALID: 'Geometría o calibración no válida.',
+  TOO_MANY_BUCKETS: 'El rango pide más de 10.000 intervalos: elija un paso mayor o un rango más corto.',
   GEOMETRY_CONFLICT: 'Otra persona guardó la geometría al mismo tiempo; vuelva a intentarlo.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',

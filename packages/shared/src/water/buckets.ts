@@ -57,6 +57,11 @@ export class AnalyticsBuckets {
     this.previous = p;
   }
 
+  /** A reading before the range asked for: it may only open the first bucket's series. */
+  remember(p: SeriesPoint): void {
+    this.previous = p;
+  }
+
   /** The buckets, once every reading has been added. */
   finish(): AnalyticsBucket[] {
     this.close();

@@ -1,9 +1,14 @@
-import { DEFAULT_GEOMETRY, levelThresholdsOf, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
+import { DEFAULT_GEOMETRY, levelThresholdsOf, type Geometry, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { UserRecord } from '../users/users.repository';
 import type { GeometryRepository, StoredGeometry } from './geometry.repository';
+
+export interface GeometryTimeline {
+  current: Geometry;
+  at(tsMs: number): Geometry;
+}
 
 interface Actor {
   user: UserRecord;
@@ -28,6 +33,26 @@ export class GeometryService {
   async get(deviceId: string): Promise<DeviceGeometry> {
     this.levelSensor(deviceId, { allowRetired: true });
     return describe(await this.repo.versionsOf(deviceId));
+  }
+
+  /**
+   * The device's geometry as a function of time: a reading is converted, and its volume computed,
+   * by the version valid at its time — the latest with validFrom ≤ ts, the first one for earlier
+   * times, the defaults when none was ever made (docs/water.md).
+   */
+  async timeline(deviceId: string): Promise<GeometryTimeline> {
+    const oldestFirst = (await this.repo.versionsOf(deviceId)).reverse();
+    return {
+      current: oldestFirst[oldestFirst.length - 1]?.geometry ?? DEFAULT_GEOMETRY,
+      at: (tsMs) => {
+        let found = oldestFirst[0];
+        for (const v of oldestFirst) {
+          if (v.validFromMs <= tsMs) found = v;
+          else break;
+        }
+        return found?.geometry ?? DEFAULT_GEOMETRY;
+      },
+    };
   }
 
   async put(deviceId: string, body: GeometryBody, actor: Actor): Promise<DeviceGeometry> {

@@ -3,6 +3,7 @@ import { seedDemoGeometries } from '../../demo/seed';
 import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
+import { WaterAnalyticsService, type ReadingBatches } from './analytics.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 
@@ -12,16 +13,21 @@ export interface WaterDeps {
   demo: boolean;
   devices: DevicesService;
   audit: AuditService;
+  /** Stored readings in batches (the history feature's), for the figures per period. */
+  readings: ReadingBatches;
 }
 
 export interface WaterModule {
   geometry: GeometryService;
+  analytics: WaterAnalyticsService;
   repo: GeometryRepository;
 }
 
 /** Water figures of level sensors: their geometry and calibration, versioned (docs/water.md). */
-export async function createWater({ db, demo, devices, audit }: WaterDeps): Promise<WaterModule> {
+export async function createWater({ db, demo, devices, audit, readings }: WaterDeps): Promise<WaterModule> {
   const repo = new GeometryRepository(db);
   if (demo) await seedDemoGeometries(repo, (id) => devices.get(id)?.retiredAtMs === null, Date.now());
-  return { repo, geometry: new GeometryService(repo, (id) => devices.get(id), audit) };
+  const deviceOf = (id: string) => devices.get(id);
+  const geometry = new GeometryService(repo, deviceOf, audit);
+  return { repo, geometry, analytics: new WaterAnalyticsService(geometry, readings, deviceOf) };
 }

@@ -1,13 +1,30 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DeviceGeometrySchema, GeometryBodySchema } from '@agua/shared';
-import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import { DeviceGeometrySchema, GeometryBodySchema, IsoDateTime, MAX_ANALYTICS_BUCKETS } from '@agua/shared';
+import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
+import { closedRange, iso, parseRange } from '../../lib/time';
+import type { WaterAnalyticsService } from './analytics.service';
+import { ANALYTICS_STEPS } from './bucket-edges';
 import type { GeometryService } from './geometry.service';
 
 export interface WaterRoutesOptions {
   geometry: GeometryService;
+  analytics: WaterAnalyticsService;
 }
+
+/** The default range of /analytics: the last 24 hours. */
+const DEFAULT_ANALYTICS_SPAN_MS = 24 * 3_600_000;
+const Figure = Type.Union([Type.Number(), Type.Null()]);
+const AnalyticsSeriesSchema = Type.Object(
+  {
+    from: IsoDateTime,
+    to: IsoDateTime,
+    step: Type.Union(ANALYTICS_STEPS.map((s) => Type.Literal(s))),
+    items: Type.Array(Type.Object({ ts: IsoDateTime, level: Type.Number(), volumeM3: Figure, netFlowM3h: Figure, inflowM3: Figure, outflowM3: Figure })),
+  },
+  { title: 'AnalyticsSeries' },
+);
 
 const DeviceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -26,6 +43,28 @@ export default async function waterRoutes(app: FastifyInstance, opts: WaterRoute
       response: { 200: DeviceGeometrySchema, ...errors(400, 401, 403, 404) },
     },
     handler: async (req) => opts.geometry.get(req.params.id),
+  });
+
+  r.get('/api/v1/devices/:id/analytics', {
+    compress: LIST_COMPRESSION,
+    config: { access: 'read' },
+    schema: {
+      tags,
+      summary: `Level, volume and flows per minute or hour (UTC) or local day; default the last 24 h by hour; at most ${MAX_ANALYTICS_BUCKETS} buckets (400 TOO_MANY_BUCKETS); empty buckets left out`,
+      security: SESSION_SECURITY,
+      params: DeviceParams,
+      querystring: Type.Object({
+        from: Type.Optional(RequestTime('inclusive')),
+        to: Type.Optional(RequestTime('exclusive')),
+        step: Type.Optional(Type.Union(ANALYTICS_STEPS.map((s) => Type.Literal(s)), { default: '1h' })),
+      }),
+      response: { 200: AnalyticsSeriesSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req) => {
+      const range = closedRange(parseRange(req.query.from, req.query.to), DEFAULT_ANALYTICS_SPAN_MS, Date.now());
+      const series = await opts.analytics.series(req.params.id, range, req.query.step ?? '1h');
+      return { from: iso(series.fromMs), to: iso(series.toMs), step: series.step, items: series.items.map(({ tsMs, ...figures }) => ({ ts: iso(tsMs), ...figures })) };
+    },
   });
 
   r.put('/api/v1/devices/:id/geometry', {
