@@ -3,7 +3,6 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchDatabase } from './postgres';
 import { sleep } from './stats';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -239,6 +238,13 @@ export function isListening(port: number): Promise<boolean> {
 }
 
 /** A started server under test (or the ceiling server). */
+/** A database of one server of the bench; `drop` is safe to call twice. */
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
 export interface RunningServer {
   child: NodeChild;
   httpUrl: string;
