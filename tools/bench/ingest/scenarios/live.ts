@@ -23,10 +23,10 @@ export async function live(): Promise<void> {
   const hz = LIVE_RATE / LIVE_DEVICES;
   say(
     `\n[live] device → browser: ${fmtInt(LIVE_RATE)} readings/s over ${LIVE_TRANSPORT === 'mqtt' ? 'MQTT QoS 1' : 'HTTP'} (${LIVE_DEVICES} devices × ${fmtInt(hz)}/s) from ${LIVE_SENDERS} sender thread(s), ` +
-      `${fmtInt(LIVE_SOCKETS)} live sockets (${fmtInt(LIVE_PROBES)} timing probes) in ${LIVE_RECEIVERS} receiver thread(s), DEVICE_RATE_LIMIT=0, MAX_CONNECTIONS_PER_ADDRESS=0`,
+      `${fmtInt(LIVE_SOCKETS)} live sockets (${fmtInt(LIVE_PROBES)} timing probes) in ${LIVE_RECEIVERS} receiver thread(s), ` +
+      `sessions of ${LIVE_SOCKETS_PER_SESSION} sockets each from its own address (127.0.0.x), DEVICE_RATE_LIMIT=0, the default per-address connection cap`,
   );
-  // The bench stands for many browsers and devices, but all connect from 127.0.0.1.
-  const srv = await startServer({ cpuProfDir: profDirFor('live'), env: { MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+  const srv = await startServer({ cpuProfDir: profDirFor('live') });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
     const devices = await registerDevices(srv.httpUrl, admin, 'bench_live', LIVE_DEVICES);
