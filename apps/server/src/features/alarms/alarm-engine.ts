@@ -8,18 +8,27 @@ import {
   type AlarmRule,
   type Command,
   type Device,
-  type Reading,
 } from '@agua/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import { conflict, notFound } from '../../lib/errors';
 import { StorageUnavailableError } from '../../storage/storage-health';
 import type { EventBus } from '../../lib/event-bus';
-import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import { SOLO, type Placement } from '../../lib/placement';
 import { AlarmBatcher, type AlarmChangeStore } from './alarm-batcher';
-import { heldWhenStored, LevelHistory, movedAlarm, peakAfter, raisedAlarm, readingInputs, type ConditionInput } from './alarm-evaluation';
+import {
+  apiForEvaluation,
+  heldWhenStored,
+  LevelHistory,
+  movedAlarm,
+  peakAfter,
+  raisedAlarm,
+  readingInputs,
+  storedForEvaluation,
+  type ConditionInput,
+  type EvaluatedReading,
+} from './alarm-evaluation';
 import { AlarmReplica } from './alarm-replica';
 import type { AlarmRulesService } from './alarm-rules.service';
 import { AlarmTimers } from './alarm-timers';
@@ -193,7 +202,7 @@ export class AlarmEngine {
     for (const r of items) {
       if (!r.newestInMessage || !isNewerReading(this.evaluatedTsOf(r.deviceId), r.tsMs)) continue;
       this.evaluatedTs.set(r.deviceId, r.tsMs);
-      this.onReading(r.deviceId, toReading(r));
+      this.onReading(r.deviceId, storedForEvaluation(r));
     }
     const changes = this.batcher.takeSince(before);
     if (changes.length > 0) this.planNotices(changes);
@@ -309,7 +318,7 @@ export class AlarmEngine {
 
   // --- inputs -------------------------------------------------------------------------------
 
-  private onReading(deviceId: string, reading: Reading): void {
+  private onReading(deviceId: string, reading: EvaluatedReading): void {
     const device = this.evaluable(deviceId);
     if (!device) return;
     const heldBefore = (ruleId: string) => this.conditions.get(ruleId)?.target ?? false;
@@ -356,7 +365,7 @@ export class AlarmEngine {
     if (!api.enabled) return this.suppressDevice(deviceId);
     this.lastStatus.delete(deviceId);
     this.onDevice(api);
-    if (api.reading) this.onReading(deviceId, api.reading);
+    if (api.reading) this.onReading(deviceId, apiForEvaluation(api.reading));
   }
 
   // --- conditions ---------------------------------------------------------------------------

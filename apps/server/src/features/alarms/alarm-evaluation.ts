@@ -15,7 +15,7 @@ import {
   type Reading,
 } from '@agua/shared';
 import { newId } from '../../lib/ids';
-import type { DeviceRecord } from '../devices/devices.repository';
+import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { AlarmChange, AlarmRecord, Person } from './alarms.repository';
 
 /**
@@ -34,6 +34,25 @@ export interface ConditionInput {
   describe: () => string;
 }
 
+/**
+ * A reading as the engine evaluates it: its time in epoch ms, as stored. A reading on its way to
+ * the storage is evaluated as it is, without the round trip through an ISO string the API's
+ * `Reading` would cost on every message.
+ */
+export interface EvaluatedReading {
+  value: number | string | null;
+  status: Reading['status'];
+  tsMs: number;
+}
+
+export function storedForEvaluation(r: StoredReading): EvaluatedReading {
+  return { value: r.valueNum ?? r.valueText, status: r.status, tsMs: r.tsMs };
+}
+
+export function apiForEvaluation(r: Reading): EvaluatedReading {
+  return { value: r.value, status: r.status, tsMs: Date.parse(r.ts) };
+}
+
 export interface LevelSample {
   tsMs: number;
   value: number;
@@ -46,7 +65,7 @@ export interface LevelSample {
  */
 export function readingInputs(
   device: DeviceRecord,
-  reading: Reading,
+  reading: EvaluatedReading,
   rules: readonly AlarmRule[],
   heldBefore: (ruleId: string) => boolean,
   remember: (tsMs: number, value: number) => readonly LevelSample[],
@@ -56,8 +75,7 @@ export function readingInputs(
     return [{ kind: 'gate_fault', holds: reading.value === 'falla', value: reading.value, describe: () => eventAlarmMessage('gate_fault') }];
   }
   if (typeof reading.value !== 'number' || reading.status === 'fault') return []; // a broken sensor is not a full tank
-  const value = reading.value;
-  const tsMs = Date.parse(reading.ts);
+  const { value, tsMs } = reading;
   const { maxLevel } = levelThresholdsOf(device.settings);
   const levels = remember(tsMs, value);
   const inputs: ConditionInput[] = [];
