@@ -100,6 +100,8 @@ export class AlarmEngine {
   /** Open alarms are loaded: readings may be evaluated (before, the start-up evaluation covers them). */
   private started = false;
   private planNotices: AlarmNoticePlanner = () => undefined;
+  /** A rule's condition as the inputs last said (made once: it is asked for every reading). */
+  private readonly heldBefore = (ruleId: string): boolean => this.conditions.get(ruleId)?.target ?? false;
 
   constructor(
     private readonly repo: AlarmsRepository,
@@ -321,9 +323,7 @@ export class AlarmEngine {
   private onReading(deviceId: string, reading: EvaluatedReading): void {
     const device = this.evaluable(deviceId);
     if (!device) return;
-    const heldBefore = (ruleId: string) => this.conditions.get(ruleId)?.target ?? false;
-    const remember = (tsMs: number, value: number) => this.levels.remember(deviceId, tsMs, value);
-    for (const input of readingInputs(device, reading, this.rules.rulesFor(deviceId), heldBefore, remember)) this.input(device, input);
+    for (const input of readingInputs(device, reading, this.rules.rulesFor(deviceId), this.heldBefore, this.levels)) this.input(device, input);
   }
 
   private onDevice(device: Device): void {

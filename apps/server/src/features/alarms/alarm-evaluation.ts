@@ -60,15 +60,15 @@ export interface LevelSample {
 
 /**
  * The conditions a device's reading sets: a gate's fault, or a level against each enabled rule.
- * `heldBefore` is each rule's condition before it (hysteresis); `remember` adds the level to the
- * device's history and returns it (the rate of rise looks back over it).
+ * `heldBefore` is each rule's condition before it (hysteresis); the level joins the device's
+ * history in `levels` (the rate of rise looks back over it).
  */
 export function readingInputs(
   device: DeviceRecord,
   reading: EvaluatedReading,
   rules: readonly AlarmRule[],
   heldBefore: (ruleId: string) => boolean,
-  remember: (tsMs: number, value: number) => readonly LevelSample[],
+  levels: LevelHistory,
 ): ConditionInput[] {
   if (device.type === 'motorized_gate') {
     if (typeof reading.value !== 'string') return [];
@@ -77,7 +77,7 @@ export function readingInputs(
   if (typeof reading.value !== 'number' || reading.status === 'fault') return []; // a broken sensor is not a full tank
   const { value, tsMs } = reading;
   const { maxLevel } = levelThresholdsOf(device.settings);
-  const levels = remember(tsMs, value);
+  const history = levels.remember(device.id, tsMs, value);
   const inputs: ConditionInput[] = [];
   for (const rule of rules) {
     if (!rule.enabled) continue;
@@ -86,7 +86,7 @@ export function readingInputs(
       const holds = levelConditionHolds(kind, rule, value, maxLevel, heldBefore(rule.id));
       inputs.push({ kind, holds, value, describe: () => levelAlarmMessage(kind, value, maxLevel) });
     } else if (kind === 'rate_of_rise') {
-      const rate = riseRatePerMin(levels, rule.windowS ?? ALARM_RULE_LIMITS.windowMinS, tsMs);
+      const rate = riseRatePerMin(history, rule.windowS ?? ALARM_RULE_LIMITS.windowMinS, tsMs);
       if (rate === null) continue; // not enough of the window yet: no judgement either way
       const limit = rule.ratePerMin ?? 0;
       inputs.push({ kind, holds: rate > limit, value, describe: () => riseAlarmMessage(rate, limit) });
