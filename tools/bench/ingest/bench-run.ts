@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describeDatabase } from '../../../apps/server/src/storage/postgres/postgres-storage';
-import { NCPU, PG, PG_ADMIN_URL, PROFILE_DIR, QUIET_WAIT_S, SERVER_DIR, USE_PERF } from './options';
+import { BUNDLE, NCPU, PG, PG_ADMIN_URL, PROFILE_DIR, QUIET_WAIT_S, SERVER_DIR, USE_PERF } from './options';
 import { type PgCluster, Composite, countReadings, createBenchDatabase, walProbe } from './postgres';
 import { formatSummary, summarizeProfile } from './profile-summary';
 import {
@@ -146,13 +146,14 @@ export function cpuText(extra: Metrics): string {
 /** The code under test: the commit, and how many files of the server and shared differ from it. */
 export function codeVersion(): string {
   if (SERVER_DIR) return `server from ${SERVER_DIR}`;
+  const how = BUNDLE ? ' (server run from its bundle, apps/server/dist)' : ' (server run through tsx)';
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
     const head = git('log', '-1', '--format=%h %cI %s');
     const dirty = git('status', '--porcelain', '--', 'apps/server', 'packages/shared').split('\n').filter(Boolean).length;
-    return `${head}${dirty > 0 ? ` + ${dirty} uncommitted file(s) in apps/server, packages/shared` : ''}`;
+    return `${head}${dirty > 0 ? ` + ${dirty} uncommitted file(s) in apps/server, packages/shared` : ''}${how}`;
   } catch {
-    return 'unknown (no git)';
+    return `unknown (no git)${how}`;
   }
 }
 
@@ -257,6 +258,6 @@ export async function startServer(opts: { cpuProfDir?: string; env?: Record<stri
     database = await createBenchDatabase(PG_ADMIN_URL);
     say(`  database: ${describeDatabase(database.url)} (fresh, DATABASE_URL; dropped when this server is done)`);
   }
-  return startAguaServer({ ...opts, serverDir: SERVER_DIR, ...(database ? { database } : {}) });
+  return startAguaServer({ ...opts, serverDir: SERVER_DIR, bundle: BUNDLE, ...(database ? { database } : {}) });
 }
 

@@ -45,6 +45,7 @@ export const { values: argv, positionals } = parseArgs({
     'quiet-wait': { type: 'string', default: '10' },
     json: { type: 'string' },
     'server-dir': { type: 'string' },
+    bundle: { type: 'boolean', default: false },
     database: { type: 'string', default: 'sqlite' },
     'pg-admin-url': { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -79,6 +80,8 @@ if (argv.help) {
   --json FILE         also write every run's numbers to FILE
   --server-dir DIR    run the server from another checkout of the project (with its node_modules),
                       e.g. an older commit extracted with git archive, to compare versions
+  --bundle            run the server from the bundle npm start runs (apps/server/dist, esbuild, built
+                      first when stale) instead of its TypeScript sources through tsx
   --database ENGINE   sqlite (default: a fresh SQLite file per server) or postgres: each server on a
                       fresh database of its own (CREATE DATABASE agua_bench_<random>, DATABASE_URL,
                       dropped when that server is done); scenarios http1, http1-limited, batch, mqtt,
@@ -162,4 +165,7 @@ export const TARGET = {
 export const NCPU = os.cpus().length;
 export const USE_PERF = !argv['no-perf'] && perfAvailable();
 export const SERVER_DIR = argv['server-dir'] ? path.resolve(argv['server-dir']) : undefined;
+/** The server under test runs from the production bundle (npm start's), not through tsx. */
+export const BUNDLE = argv.bundle;
+if (BUNDLE && SERVER_DIR) throw new Error('--bundle and --server-dir: the bundle is built from this checkout only');
 export const PROFILE_DIR = argv.profile ? fs.mkdtempSync(path.join(os.tmpdir(), 'agua-bench-prof-')) : undefined;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServer, serverBundle } from '../../build-server.mjs';
 import { sleep } from './stats';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -200,7 +201,7 @@ export interface ChildOptions {
   cwd?: string;
 }
 
-/** A Node child process running a TypeScript entry through tsx (its own event loop and CPU). */
+/** A Node child process running a TypeScript entry through tsx, or a built bundle (its own event loop and CPU). */
 export class NodeChild extends MeasuredChild {
   constructor(readonly opts: ChildOptions) {
     // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-CLI parent processes: the
@@ -210,8 +211,7 @@ export class NodeChild extends MeasuredChild {
       command: process.execPath,
       args: [
         ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, '--cpu-prof-interval=500'] : []),
-        '--import',
-        'tsx',
+        ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']),
         opts.script,
       ],
       env: opts.env,
@@ -263,6 +263,8 @@ export interface StartServerOptions {
   serverDir?: string;
   /** Run on this PostgreSQL database (DATABASE_URL) instead of SQLite in the data folder. */
   database?: BenchDatabase;
+  /** Run the server bundle `npm start` runs (apps/server/dist, built first when stale) instead of the sources through tsx. */
+  bundle?: boolean;
 }
 
 /**
@@ -275,9 +277,10 @@ export async function startAguaServer(opts: StartServerOptions = {}): Promise<Ru
   // Under the OS temp folder, so on the machine's real disk here (ext4) unless /tmp is a tmpfs:
   // the fsync of synchronous=FULL is part of what is measured.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-bench-'));
+  if (opts.bundle) await buildServer();
   const child = new NodeChild({
     label: 'server',
-    script: 'apps/server/src/server.ts',
+    script: opts.bundle ? serverBundle : 'apps/server/src/server.ts',
     ...(opts.serverDir ? { cwd: opts.serverDir } : {}),
     cpuProfDir: opts.cpuProfDir,
     env: {
