@@ -1,8 +1,9 @@
+/** [mqtt-external] MQTT QoS 1 through an external Mosquitto (MQTT_URL) into storage, against Mosquitto relaying the same load. */
 import { type Ceiling, measureCeilings, mosquittoCeiling, versus } from '../ceilings';
 import { ADMIN, registerDevices, signIn } from '../devices';
 import { dynsecAvailable, startDynsecMosquitto } from '../mosquitto';
 import { MqttFleet } from '../mqtt-load';
-import { DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, SERVER_DIR, WARMUP_S } from '../options';
+import { BUNDLE, DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, SERVER_DIR, WARMUP_S } from '../options';
 import { cpuText, measured, notes, profDirFor, record, say, stopAndCheck, storedReadings } from '../bench-run';
 import { type RunningServer, disposeServer, startAguaServer } from '../server-process';
 import { fmtInt, fmtMs, sleep } from '../stats';
@@ -24,7 +25,7 @@ export async function mqttExternal(): Promise<void> {
   const bounds: Ceiling[] = [];
   let srv: RunningServer | null = null;
   try {
-    srv = await startAguaServer({ cpuProfDir: profDirFor('mqtt-external'), env: { MQTT_URL: broker.adminUrl }, serverDir: SERVER_DIR });
+    srv = await startAguaServer({ cpuProfDir: profDirFor('mqtt-external'), env: { MQTT_URL: broker.adminUrl }, serverDir: SERVER_DIR, bundle: BUNDLE });
     const running = srv;
     const mosquitto = await mosquittoCeiling();
     if (mosquitto) bounds.push(mosquitto);
