@@ -68,6 +68,18 @@ export function levelValue(seq: number): number {
   return Math.round((2 + Math.sin(seq / 50)) * 1000) / 1000;
 }
 
+/** How a device's level moves with its `seq`. */
+export type LevelPattern = (seq: number) => number;
+
+/**
+ * An alarm storm on a device of maxLevel 5 m with its low, high and high-high rules on: every
+ * batch holds readings below low (20 %), between the bands, above high (60 %) and above high-high
+ * (85 %); with a period of 7 the newest reading of a batch of 100 lands in another band each
+ * batch, so each batch moves the device's alarms.
+ */
+const STORM_LEVELS = [0.5, 2.0, 3.6, 4.6, 3.6, 2.0, 0.5];
+export const stormLevel: LevelPattern = (seq) => STORM_LEVELS[seq % STORM_LEVELS.length]!;
+
 /** Spacing of the buffered readings in a batch. */
 export const BATCH_SPACING_MS = 10;
 
@@ -76,12 +88,12 @@ export const BATCH_SPACING_MS = 10;
  * a device catching up sends them: each batch continues where the device's previous one ended
  * (history never overlaps), starting an hour back and never passing now.
  */
-export function nextBatch(d: BenchDevice, n: number, nowMs: number): BenchReading[] {
+export function nextBatch(d: BenchDevice, n: number, nowMs: number, level: LevelPattern = levelValue): BenchReading[] {
   const out: BenchReading[] = new Array(n);
   let ts = d.nextTs ?? nowMs - 3600_000;
   for (let i = 0; i < n; i++) {
     const seq = d.seq++;
-    out[i] = { seq, value: levelValue(seq), tsMs: Math.min(ts, nowMs) };
+    out[i] = { seq, value: level(seq), tsMs: Math.min(ts, nowMs) };
     ts += BATCH_SPACING_MS;
   }
   d.nextTs = ts;
@@ -89,8 +101,8 @@ export function nextBatch(d: BenchDevice, n: number, nowMs: number): BenchReadin
 }
 
 /** The body of a batch request: `nextBatch` as a JSON array. */
-export function batchJson(d: BenchDevice, n: number, nowMs: number): string {
-  return `[${nextBatch(d, n, nowMs)
+export function batchJson(d: BenchDevice, n: number, nowMs: number, level: LevelPattern = levelValue): string {
+  return `[${nextBatch(d, n, nowMs, level)
     .map((r) => messageJson(d, r))
     .join(',')}]`;
 }

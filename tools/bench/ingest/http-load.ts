@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { type BenchDevice, batchJson, levelValue, readingJson } from './devices';
+import { type BenchDevice, type LevelPattern, batchJson, levelValue, readingJson } from './devices';
 
 export interface HttpLoadOptions {
   baseUrl: string;
@@ -11,6 +11,8 @@ export interface HttpLoadOptions {
   devices: BenchDevice[];
   /** …or, when true, every request from the next device of the pool, round robin. */
   rotateDevices?: boolean;
+  /** How the batches' levels move (default: a slow wave inside the normal band). */
+  level?: LevelPattern;
 }
 
 export interface HttpLoadResult {
@@ -43,7 +45,7 @@ export async function runHttpLoad(opts: HttpLoadOptions): Promise<HttpLoadResult
   let acceptedSum = 0;
   let duplicatesSum = 0;
   const makeBody = (d: BenchDevice) =>
-    opts.batchSize > 1 ? batchJson(d, opts.batchSize, Date.now()) : readingJson(d, levelValue(d.seq), Date.now());
+    opts.batchSize > 1 ? batchJson(d, opts.batchSize, Date.now(), opts.level) : readingJson(d, levelValue(d.seq), Date.now());
 
   const result = await autocannon({
     url: `${opts.baseUrl}/api/v1/telemetry`,

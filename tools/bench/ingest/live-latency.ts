@@ -40,11 +40,23 @@ export interface LiveLatencyOptions {
   /** Worker threads holding the sockets / POSTing the readings (devices split between senders). */
   receivers: number;
   senders: number;
-  /** Keep-alive POST connections, all senders together. */
+  /** Keep-alive POST connections, all senders together, at most 64 from one address. */
   postConnections: number;
   /** Devices publish over MQTT to this broker instead of POSTing. */
   mqttUrl?: string;
 }
+
+/**
+ * The `i`-th loopback address the load comes from (127.0.0.2 on; the whole 127/8 reaches this
+ * machine): browsers and devices come from many addresses, each under the server's per-address
+ * connection cap, as in the field.
+ */
+export function loopbackAddress(i: number): string {
+  return `127.${Math.floor(i / 62_500) % 256}.${Math.floor(i / 250) % 250}.${2 + (i % 250)}`;
+}
+
+/** Device connections per source address: under the server's default cap (MAX_CONNECTIONS_PER_ADDRESS=128). */
+const POSTS_PER_ADDRESS = 64;
 
 /** `total` split into `parts` near-equal shares. */
 function split(total: number, parts: number): number[] {
@@ -69,21 +81,30 @@ export class LiveLatencyBench {
     const channels = Array.from({ length: opts.senders }, () => Array.from({ length: opts.receivers }, () => new MessageChannel()));
     const receivers: Worker[] = [];
     const probes = split(Math.min(opts.probes, opts.sockets), opts.receivers);
+    // Each session (a browser) from an address of its own; the devices after them.
+    let nextAddress = 0;
     for (const [r, sockets] of split(opts.sockets, opts.receivers).entries()) {
       const cookies: string[] = [];
-      for (let i = 0; i < Math.ceil(sockets / opts.socketsPerSession); i++) cookies.push(await opts.newSession());
+      const addresses: string[] = [];
+      for (let i = 0; i < Math.ceil(sockets / opts.socketsPerSession); i++) {
+        cookies.push(await opts.newSession());
+        addresses.push(loopbackAddress(nextAddress++));
+      }
       const ports: MessagePort[] = channels.map((row) => row[r]!.port2);
-      const init: ReceiverInit = { wsUrl, cookies, socketsPerCookie: opts.socketsPerSession, sockets, probes: probes[r]!, senders: ports };
+      const init: ReceiverInit = { wsUrl, cookies, addresses, socketsPerCookie: opts.socketsPerSession, sockets, probes: probes[r]!, senders: ports };
       receivers.push(startWorker('./live-receiver.ts', init, ports));
     }
     const deviceShares = split(opts.devices.length, opts.senders);
     const senders = deviceShares.map((n, s) => {
       const first = deviceShares.slice(0, s).reduce((a, b) => a + b, 0);
       const ports: MessagePort[] = channels[s]!.map((c) => c.port1);
+      const connections = Math.max(1, Math.ceil(opts.postConnections / opts.senders));
+      const addresses = Array.from({ length: Math.ceil(connections / POSTS_PER_ADDRESS) }, () => loopbackAddress(nextAddress++));
       const init: SenderInit = {
         baseUrl: opts.baseUrl,
         devices: opts.devices.slice(first, first + n),
-        maxSockets: Math.max(1, Math.ceil(opts.postConnections / opts.senders)),
+        addresses,
+        maxSockets: Math.max(1, Math.ceil(connections / addresses.length)),
         receivers: ports,
         ...(opts.mqttUrl ? { mqttUrl: opts.mqttUrl } : {}),
       };

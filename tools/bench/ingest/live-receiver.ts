@@ -18,6 +18,8 @@ export interface ReceiverInit {
   wsUrl: string;
   /** Session cookies; each one opens at most `socketsPerCookie` sockets (the server's cap). */
   cookies: string[];
+  /** The source address of each session's sockets (a browser's address). */
+  addresses: string[];
   socketsPerCookie: number;
   sockets: number;
   /** How many of `sockets` are probes, spread evenly through the opening order. */
@@ -96,9 +98,9 @@ function onServerClose(): void {
   if (!closing) closedByServer++;
 }
 
-function openProbe(cookie: string): Promise<WebSocket> {
+function openProbe(cookie: string, localAddress: string): Promise<WebSocket> {
   return new Promise<WebSocket>((resolve, reject) => {
-    const ws = new WebSocket(init.wsUrl, { headers: { cookie }, perMessageDeflate: false });
+    const ws = new WebSocket(init.wsUrl, { headers: { cookie }, perMessageDeflate: false, localAddress });
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`live socket refused: ${res.statusCode}`)));
     ws.once('message', (data) => {
@@ -112,10 +114,11 @@ function openProbe(cookie: string): Promise<WebSocket> {
 }
 
 /** The WebSocket upgrade by hand, then the raw TCP socket, read and dropped. */
-function openSink(cookie: string): Promise<Socket> {
+function openSink(cookie: string, localAddress: string): Promise<Socket> {
   return new Promise<Socket>((resolve, reject) => {
     const req = http.request(init.wsUrl.replace(/^ws/, 'http'), {
       agent: false,
+      localAddress,
       headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': randomBytes(16).toString('base64'), cookie },
     });
     req.once('upgrade', (_res, socket: Socket) => {
@@ -136,10 +139,12 @@ const isOpen = (s: LiveSocket) => ('probe' in s ? s.probe.readyState === WebSock
 async function openAll(): Promise<LiveSocket[]> {
   const out: LiveSocket[] = [];
   const one = async (k: number): Promise<LiveSocket> => {
-    const cookie = init.cookies[Math.floor(k / init.socketsPerCookie)]!;
+    const session = Math.floor(k / init.socketsPerCookie);
+    const cookie = init.cookies[session]!;
+    const address = init.addresses[session]!;
     // Exactly `probes` of the sockets, evenly spread: the server writes to its sockets in order.
     const probe = Math.floor(((k + 1) * init.probes) / init.sockets) > Math.floor((k * init.probes) / init.sockets);
-    return probe ? { probe: await openProbe(cookie) } : { sink: await openSink(cookie) };
+    return probe ? { probe: await openProbe(cookie, address) } : { sink: await openSink(cookie, address) };
   };
   for (let i = 0; i < init.sockets; i += 20) {
     const chunk = Array.from({ length: Math.min(20, init.sockets - i) }, (_, k) => one(i + k));

@@ -15,7 +15,9 @@ import { histogramAdd, newHistogram } from './stats';
 export interface SenderInit {
   baseUrl: string;
   devices: BenchDevice[];
-  /** Keep-alive connections this sender may open (HTTP). */
+  /** Source addresses of the POSTs: the devices take turns, each its own address. */
+  addresses: string[];
+  /** Keep-alive connections this sender may open (HTTP) from each address. */
   maxSockets: number;
   /** Publish over MQTT to this broker instead of POSTing (each device its own session). */
   mqttUrl?: string;
@@ -58,11 +60,14 @@ function publish(client: MqttClient, d: BenchDevice, body: string): Promise<numb
   return new Promise((resolve) => client.publish(`agua/v1/${d.id}/telemetry`, body, { qos: 1 }, (err) => resolve(err ? 0 : 202)));
 }
 
+/** Each device's source address (the agent keeps a pool per address). */
+const addressOf = new Map(init.devices.map((d, i) => [d.id, init.addresses[i % init.addresses.length]!]));
+
 function post(d: BenchDevice, body: string): Promise<number> {
   return new Promise((resolve) => {
     const req = http.request(
       url,
-      { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': d.key, 'content-length': Buffer.byteLength(body) } },
+      { method: 'POST', agent, localAddress: addressOf.get(d.id)!, headers: { 'content-type': 'application/json', 'x-api-key': d.key, 'content-length': Buffer.byteLength(body) } },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

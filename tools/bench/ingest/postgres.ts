@@ -10,18 +10,11 @@ import pg from 'pg';
 import { describeDatabase } from '../../../apps/server/src/storage/postgres/postgres-storage';
 import { levelStatus } from '@agua/shared';
 import { type BenchDevice, nextBatch } from './devices';
-import { type Measurable, type RunProbe, processCpuTimes, processWriteBytes, ticksPerSecond } from './server-process';
+import { type BenchDatabase, type Measurable, type RunProbe, processCpuTimes, processWriteBytes, ticksPerSecond } from './server-process';
 import { percentiles } from './stats';
 
 /** The machine's PostgreSQL, as its superuser (trust authentication on 127.0.0.1 here). */
 export const DEFAULT_PG_ADMIN_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** A database of one server of the bench; `drop` is safe to call twice. */
-export interface BenchDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
 
 /** The URL of database `name` on the server of `adminUrl` (same user, password and options). */
 export function databaseUrl(adminUrl: string, name: string): string {

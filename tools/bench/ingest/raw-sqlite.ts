@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { levelStatus } from '@agua/shared';
-import { type BenchDevice, type BenchReading, nextBatch } from './devices';
+import { type BenchDevice, type BenchReading, type LevelPattern, levelValue, nextBatch } from './devices';
 import { percentiles } from './stats';
 
 /** The server's readings table and its one index, as its migrations leave them. */
@@ -49,6 +49,8 @@ export class RawSqliteWriter {
   constructor(
     private readonly devices: BenchDevice[],
     private readonly batchSize: number,
+    /** The batch load's levels, so that the rows are the same. */
+    private readonly level: LevelPattern = levelValue,
   ) {
     this.db = new Database(path.join(this.dir, 'raw.db'));
     this.db.pragma('journal_mode = WAL');
@@ -69,7 +71,7 @@ export class RawSqliteWriter {
     while (performance.now() < end) {
       const d = this.devices[this.next++ % this.devices.length]!;
       const now = Date.now();
-      const batch = nextBatch(d, this.batchSize, now);
+      const batch = nextBatch(d, this.batchSize, now, this.level);
       const t = performance.now();
       this.writeBatch(d.id, batch, now);
       times.push(performance.now() - t);

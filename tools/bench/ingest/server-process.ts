@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { BenchDatabase } from './postgres';
+import { buildServer, serverBundle } from '../../build-server.mjs';
 import { sleep } from './stats';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -201,7 +201,7 @@ export interface ChildOptions {
   cwd?: string;
 }
 
-/** A Node child process running a TypeScript entry through tsx (its own event loop and CPU). */
+/** A Node child process running a TypeScript entry through tsx, or a built bundle (its own event loop and CPU). */
 export class NodeChild extends MeasuredChild {
   constructor(readonly opts: ChildOptions) {
     // `node --import tsx` is what `npx tsx` runs, minus the npx and tsx-CLI parent processes: the
@@ -211,8 +211,7 @@ export class NodeChild extends MeasuredChild {
       command: process.execPath,
       args: [
         ...(opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`, '--cpu-prof-interval=500'] : []),
-        '--import',
-        'tsx',
+        ...(opts.script.endsWith('.ts') ? ['--import', 'tsx'] : ['--enable-source-maps']),
         opts.script,
       ],
       env: opts.env,
@@ -239,6 +238,13 @@ export function isListening(port: number): Promise<boolean> {
 }
 
 /** A started server under test (or the ceiling server). */
+/** A database of one server of the bench; `drop` is safe to call twice. */
+export interface BenchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
 export interface RunningServer {
   child: NodeChild;
   httpUrl: string;
@@ -257,6 +263,8 @@ export interface StartServerOptions {
   serverDir?: string;
   /** Run on this PostgreSQL database (DATABASE_URL) instead of SQLite in the data folder. */
   database?: BenchDatabase;
+  /** Run the server bundle `npm start` runs (apps/server/dist, built first when stale) instead of the sources through tsx. */
+  bundle?: boolean;
 }
 
 /**
@@ -269,9 +277,10 @@ export async function startAguaServer(opts: StartServerOptions = {}): Promise<Ru
   // Under the OS temp folder, so on the machine's real disk here (ext4) unless /tmp is a tmpfs:
   // the fsync of synchronous=FULL is part of what is measured.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-bench-'));
+  if (opts.bundle) await buildServer();
   const child = new NodeChild({
     label: 'server',
-    script: 'apps/server/src/server.ts',
+    script: opts.bundle ? serverBundle : 'apps/server/src/server.ts',
     ...(opts.serverDir ? { cwd: opts.serverDir } : {}),
     cpuProfDir: opts.cpuProfDir,
     env: {

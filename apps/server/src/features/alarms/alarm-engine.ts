@@ -2,33 +2,40 @@ import {
   eventAlarmMessage,
   isAlarmOpen,
   isNewerReading,
-  isLevelSetpointKind,
-  LEVEL_SETPOINT_KINDS,
-  levelAlarmMessage,
-  levelConditionHolds,
-  levelThresholdsOf,
   nextAlarmState,
-  riseAlarmMessage,
-  riseRatePerMin,
-  ALARM_RULE_LIMITS,
   type AlarmEvent,
   type Alarm,
   type AlarmRule,
   type Command,
   type Device,
-  type Reading,
 } from '@agua/shared';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, conflict, notFound } from '../../lib/errors';
+import { conflict, notFound } from '../../lib/errors';
 import { StorageUnavailableError } from '../../storage/storage-health';
 import type { EventBus } from '../../lib/event-bus';
-import { newId } from '../../lib/ids';
-import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord, StoredReading } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import { SOLO, type Placement } from '../../lib/placement';
+import { AlarmBatcher, type AlarmChangeStore } from './alarm-batcher';
+import {
+  apiForEvaluation,
+  heldWhenStored,
+  LevelHistory,
+  movedAlarm,
+  peakAfter,
+  raisedAlarm,
+  readingInputs,
+  storedForEvaluation,
+  type ConditionInput,
+  type EvaluatedReading,
+} from './alarm-evaluation';
+import { AlarmReplica } from './alarm-replica';
 import type { AlarmRulesService } from './alarm-rules.service';
+import { AlarmTimers } from './alarm-timers';
 import { fromAlarm, toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepository, type Person } from './alarms.repository';
+import { OpenAlarms } from './open-alarms';
+
+export type { AlarmChangeStore } from './alarm-batcher';
 
 /** A rule's condition: what the latest input says, and what the alarm follows (after the delays). */
 interface Condition {
@@ -36,30 +43,9 @@ interface Condition {
   target: boolean;
   /** The condition the alarm follows. */
   active: boolean;
-  timer?: NodeJS.Timeout;
   value: number | string | null;
   /** The message of the latest input, written only when an alarm needs it (formatting costs). */
   describe: () => string;
-}
-
-interface Context {
-  value: number | string | null;
-  describe: () => string;
-}
-
-/** Level readings kept per device for the rate of rise (the longest window allowed). */
-const MAX_LEVEL_SAMPLES = 2_000;
-
-/** Work waiting for the next batch, and how to tell its caller. */
-interface Job {
-  work: () => unknown;
-  resolve: (value: unknown) => void;
-  reject: (err: unknown) => void;
-}
-
-/** Where alarm changes are stored: a batch in one transaction (the storage's writer thread). */
-export interface AlarmChangeStore {
-  writeAll(changes: AlarmChange[]): Promise<void>;
 }
 
 /** A reading about to be stored, as the engine needs it. */
@@ -83,53 +69,43 @@ export interface AlarmRouter {
   actOn(instance: string, act: AlarmAct): Promise<Alarm>;
 }
 
-/** Alarm changes per transaction, about: a flood's batches stay short (each change may carry several notifications). */
-const MAX_CHANGES_PER_TRANSACTION = 100;
-
 /** After a failed write the engine reloads from the storage and evaluates again after this long. */
 const RECOVER_AFTER_MS = 5_000;
 
-/** A shelving that ends while another instance runs its device's timers is looked at again this often (the device may move here). */
-const SHELVE_RECHECK_MS = 5_000;
-
 /**
- * The alarm engine (ALARMS.md): evaluates every current reading, every change of a device's
- * online state and every failed command against the device's rules, and moves alarms through
- * the ISA-18.2 states — by conditions, by people (acknowledge, shelve) and by time (delays,
- * shelving expiry). Inputs run one at a time, in arrival order, in memory; what arrived together
- * is stored in one transaction (alarm rows with their transition rows) and only then announced
- * as `alarm.updated` and answered — an fsync per batch, not per transition, so a flood of alarms
- * does not hold up the readings. If that transaction fails, every caller of the batch gets the
- * error and the engine reloads its memory from the storage. At start it loads the open alarms and
- * evaluates every device again from its stored current reading and online state, so that nothing
- * is raised twice and nothing is lost across a restart.
+ * The alarm engine (docs/decisions/009-alarm-engine.md): evaluates every current reading, every
+ * change of a device's online state and every failed command against the device's rules, and
+ * moves alarms through the ISA-18.2 states — by conditions, by people (acknowledge, shelve) and
+ * by time (delays, shelving expiry). Its parts: what a reading or an event decides
+ * (`alarm-evaluation.ts`), the clocks (`alarm-timers.ts`), the replica of alarms decided on
+ * another instance (`alarm-replica.ts`) and the queue that stores what arrived together in one
+ * transaction before announcing it (`alarm-batcher.ts`). If that transaction fails, every caller
+ * of the batch gets the error and the engine reloads its memory from the storage. At start it
+ * loads the open alarms and evaluates every device again from its stored current reading and
+ * online state, so that nothing is raised twice and nothing is lost across a restart.
  */
 export class AlarmEngine {
-  /** The engine's working state: a rule's open alarm, ahead of the storage while a batch is being written. */
-  private readonly openByRule = new Map<string, AlarmRecord>();
-  /** Open alarms as stored: what readers see, so nothing is shown before it is committed. */
-  private readonly storedOpen = new Map<string, AlarmRecord>();
+  private readonly alarms = new OpenAlarms();
   private readonly conditions = new Map<string, Condition>();
-  private readonly levels = new Map<string, Array<{ tsMs: number; value: number }>>();
-  private readonly shelveTimers = new Map<string, NodeJS.Timeout>();
+  private readonly levels = new LevelHistory();
+  private readonly timers: AlarmTimers;
+  private readonly replica: AlarmReplica;
+  private readonly batcher: AlarmBatcher;
   private readonly lastStatus = new Map<string, Device['status']>();
   /** The newest reading time evaluated per device, ahead of the devices' current reading while a commit is under way. */
   private readonly evaluatedTs = new Map<string, number>();
   private readonly offs: Array<() => void> = [];
-  private pending: Job[] = [];
-  private staged: AlarmChange[] = [];
-  /** A drain is scheduled or running: later work joins its next batch. */
-  private draining = false;
-  private drained: Promise<void> = Promise.resolve();
   private recoverTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   /** Open alarms are loaded: readings may be evaluated (before, the start-up evaluation covers them). */
   private started = false;
   private planNotices: AlarmNoticePlanner = () => undefined;
+  /** A rule's condition as the inputs last said (made once: it is asked for every reading). */
+  private readonly heldBefore = (ruleId: string): boolean => this.conditions.get(ruleId)?.target ?? false;
 
   constructor(
     private readonly repo: AlarmsRepository,
-    private readonly store: AlarmChangeStore,
+    store: AlarmChangeStore,
     private readonly rules: AlarmRulesService,
     private readonly devices: DevicesService,
     private readonly bus: EventBus,
@@ -141,7 +117,18 @@ export class AlarmEngine {
     private readonly placement: Placement = SOLO,
     /** Several instances: where an act on an alarm of a device held elsewhere goes; none when alone. */
     private readonly router: AlarmRouter | null = null,
-  ) {}
+  ) {
+    const runsTimersOf = (deviceId: string) => placement.runsTimersOf(deviceId);
+    this.timers = new AlarmTimers(runsTimersOf);
+    this.replica = new AlarmReplica(this.alarms, this.timers, (alarm) => this.scheduleUnshelve(alarm), runsTimersOf);
+    this.batcher = new AlarmBatcher({
+      store,
+      planNotices: (changes) => this.planNotices(changes),
+      announce: (changes) => this.announce(changes),
+      recover: () => this.recover(),
+      log,
+    });
+  }
 
   /**
    * Notifications are planned with each batch, so they are stored in its transaction. A setter:
@@ -170,21 +157,19 @@ export class AlarmEngine {
     this.stopped = true;
     this.started = false;
     for (const off of this.offs.splice(0)) off();
-    this.clearTimers();
+    this.timers.clear();
     clearTimeout(this.recoverTimer);
-    await this.drained;
+    await this.batcher.idle();
   }
 
   /** Open alarms from the storage; an active one's condition held when it was stored, a returned one's did not. */
   private async loadOpen(): Promise<void> {
-    this.clearTimers();
-    this.openByRule.clear();
-    this.storedOpen.clear();
+    this.timers.clear();
+    this.alarms.clear();
     this.conditions.clear();
     for (const alarm of await this.repo.listOpen()) {
-      this.openByRule.set(alarm.ruleId, alarm);
-      this.storedOpen.set(alarm.id, alarm);
-      const held = alarm.state === 'unack' || alarm.state === 'ack' || (alarm.state === 'shelved' && alarm.clearedAtMs === null);
+      this.alarms.follow(alarm);
+      const held = heldWhenStored(alarm);
       this.conditions.set(alarm.ruleId, { target: held, active: held, value: alarm.value, describe: () => alarm.message });
       if (alarm.state === 'shelved') this.scheduleUnshelve(alarm);
     }
@@ -195,26 +180,14 @@ export class AlarmEngine {
     await Promise.all(this.devices.list().map((device) => this.submit(() => this.reevaluate(device.id))));
   }
 
-  private clearTimers(): void {
-    for (const c of this.conditions.values()) clearTimeout(c.timer);
-    for (const t of this.shelveTimers.values()) clearTimeout(t);
-    this.shelveTimers.clear();
-  }
-
   /** The open alarms (`unack`, `ack`, `rtn_unack`, `shelved`) as stored. */
   open(): AlarmRecord[] {
-    return [...this.storedOpen.values()];
+    return this.alarms.storedList();
   }
 
   /** An open alarm as stored (with the peak seen since), else null. */
   openById(id: string): AlarmRecord | null {
-    return this.storedOpen.get(id) ?? null;
-  }
-
-  /** An open alarm in the working state (it may not be stored yet). */
-  private working(id: string): AlarmRecord | null {
-    for (const a of this.openByRule.values()) if (a.id === id) return a;
-    return null;
+    return this.alarms.storedById(id);
   }
 
   /**
@@ -227,13 +200,13 @@ export class AlarmEngine {
   stageReadings(items: StageableReading[]): { changes: AlarmChange[]; committed: () => void; failed: (err: unknown) => void } {
     if (!this.started || this.stopped) return NOTHING_STAGED;
     // Engine work stages changes only inside a drain's synchronous part: nothing is staged now.
-    const before = this.staged.length;
+    const before = this.batcher.mark();
     for (const r of items) {
       if (!r.newestInMessage || !isNewerReading(this.evaluatedTsOf(r.deviceId), r.tsMs)) continue;
       this.evaluatedTs.set(r.deviceId, r.tsMs);
-      this.onReading(r.deviceId, toReading(r));
+      this.onReading(r.deviceId, storedForEvaluation(r));
     }
-    const changes = this.staged.splice(before);
+    const changes = this.batcher.takeSince(before);
     if (changes.length > 0) this.planNotices(changes);
     return {
       changes,
@@ -259,7 +232,7 @@ export class AlarmEngine {
   private ruleChanged(deviceId: string, rule: AlarmRule): void {
     if (!this.placement.runsTimersOf(deviceId)) return;
     if (!rule.enabled) {
-      const open = this.openByRule.get(rule.id);
+      const open = this.alarms.ofRule(rule.id);
       if (open) this.transition(open, 'suppress', null, null);
       this.resetCondition(rule.id);
       return;
@@ -273,7 +246,7 @@ export class AlarmEngine {
    * call came from another instance.
    */
   act(act: AlarmAct, routed = false): Promise<AlarmRecord> {
-    const deviceId = this.storedOpen.get(act.id)?.deviceId ?? this.working(act.id)?.deviceId;
+    const deviceId = this.alarms.storedById(act.id)?.deviceId ?? this.alarms.working(act.id)?.deviceId;
     const holder = routed || deviceId === undefined ? null : (this.router?.holderOf(deviceId) ?? null);
     if (holder !== null) return this.router!.actOn(holder, act).then(fromAlarm);
     if (act.op === 'ack') return this.ack(act.id, act.by, act.comment);
@@ -285,7 +258,7 @@ export class AlarmEngine {
   private async ack(id: string, by: Person, comment: string | null): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_ACKABLE');
     return this.submit(() => {
-      const alarm = this.working(id);
+      const alarm = this.alarms.working(id);
       if (!alarm || !nextAlarmState(alarm.state, 'ack')) throw conflict('ALARM_NOT_ACKABLE');
       return this.transition(alarm, 'ack', by, comment, { ackedAtMs: Date.now(), ackedBy: by, ackComment: comment });
     });
@@ -295,7 +268,7 @@ export class AlarmEngine {
   private async shelve(id: string, by: Person, minutes: number, comment: string): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_SHELVABLE');
     return this.submit(() => {
-      const alarm = this.working(id);
+      const alarm = this.alarms.working(id);
       if (!alarm || !nextAlarmState(alarm.state, 'shelve')) throw conflict('ALARM_NOT_SHELVABLE');
       const until = Date.now() + minutes * 60_000;
       const shelved = this.transition(alarm, 'shelve', by, comment, { shelvedUntilMs: until, shelvedBy: by, shelveComment: comment });
@@ -308,7 +281,7 @@ export class AlarmEngine {
   private async unshelve(id: string, by: Person): Promise<AlarmRecord> {
     await this.assertKnown(id, 'ALARM_NOT_SHELVED');
     return this.submit(() => {
-      const alarm = this.working(id);
+      const alarm = this.alarms.working(id);
       if (alarm?.state !== 'shelved') throw conflict('ALARM_NOT_SHELVED');
       return this.endShelving(alarm, by);
     });
@@ -318,22 +291,7 @@ export class AlarmEngine {
 
   /** An alarm change another instance stored and announced: this instance's replica follows it. */
   adoptRemote(alarm: Alarm): Promise<void> {
-    return this.submit(() => this.follow(fromAlarm(alarm)));
-  }
-
-  private follow(alarm: AlarmRecord): void {
-    if (isAlarmOpen(alarm.state)) {
-      this.openByRule.set(alarm.ruleId, alarm);
-      this.storedOpen.set(alarm.id, alarm);
-      if (alarm.state === 'shelved') this.scheduleUnshelve(alarm);
-    } else {
-      if (this.openByRule.get(alarm.ruleId)?.id === alarm.id) this.openByRule.delete(alarm.ruleId);
-      this.storedOpen.delete(alarm.id);
-    }
-    if (alarm.state !== 'shelved') {
-      clearTimeout(this.shelveTimers.get(alarm.id));
-      this.shelveTimers.delete(alarm.id);
-    }
+    return this.submit(() => this.replica.follow(fromAlarm(alarm)));
   }
 
   /**
@@ -344,9 +302,9 @@ export class AlarmEngine {
     return this.submit(() => {
       for (const rule of this.rules.rulesFor(deviceId)) {
         this.resetCondition(rule.id);
-        const open = this.openByRule.get(rule.id);
+        const open = this.alarms.ofRule(rule.id);
         if (!open) continue;
-        const held = open.state === 'unack' || open.state === 'ack' || (open.state === 'shelved' && open.clearedAtMs === null);
+        const held = heldWhenStored(open);
         this.conditions.set(rule.id, { target: held, active: held, value: open.value, describe: () => open.message });
       }
       this.evaluatedTs.delete(deviceId);
@@ -357,43 +315,15 @@ export class AlarmEngine {
   /** The open alarms of devices decided elsewhere, as stored (announcements were lost while Redis was away). */
   async reloadReplica(): Promise<void> {
     const stored = await this.repo.listOpen();
-    await this.submit(() => {
-      const elsewhere = (deviceId: string) => !this.placement.runsTimersOf(deviceId);
-      for (const alarm of [...this.storedOpen.values()]) if (elsewhere(alarm.deviceId)) this.follow({ ...alarm, state: 'cleared' });
-      for (const alarm of stored) if (elsewhere(alarm.deviceId)) this.follow(alarm);
-    });
+    await this.submit(() => this.replica.reload(stored));
   }
 
   // --- inputs -------------------------------------------------------------------------------
 
-  private onReading(deviceId: string, reading: Reading): void {
+  private onReading(deviceId: string, reading: EvaluatedReading): void {
     const device = this.evaluable(deviceId);
     if (!device) return;
-    const tsMs = Date.parse(reading.ts);
-    if (device.type === 'motorized_gate') {
-      if (typeof reading.value === 'string') {
-        this.input(device, 'gate_fault', reading.value === 'falla', { value: reading.value, describe: () => eventAlarmMessage('gate_fault') });
-      }
-      return;
-    }
-    if (typeof reading.value !== 'number' || reading.status === 'fault') return; // a broken sensor is not a full tank
-    const value = reading.value;
-    const { maxLevel } = levelThresholdsOf(device.settings);
-    this.rememberLevel(deviceId, tsMs, value);
-    for (const rule of this.rules.rulesFor(deviceId)) {
-      if (!rule.enabled) continue;
-      const { kind } = rule;
-      if (isLevelSetpointKind(kind)) {
-        const was = this.conditions.get(rule.id)?.target ?? false;
-        const holds = levelConditionHolds(kind, rule, value, maxLevel, was);
-        this.input(device, kind, holds, { value, describe: () => levelAlarmMessage(kind, value, maxLevel) });
-      } else if (rule.kind === 'rate_of_rise') {
-        const rate = riseRatePerMin(this.levels.get(deviceId) ?? [], rule.windowS ?? ALARM_RULE_LIMITS.windowMinS, tsMs);
-        if (rate === null) continue; // not enough of the window yet: no judgement either way
-        const limit = rule.ratePerMin ?? 0;
-        this.input(device, 'rate_of_rise', rate > limit, { value, describe: () => riseAlarmMessage(rate, limit) });
-      }
-    }
+    for (const input of readingInputs(device, reading, this.rules.rulesFor(deviceId), this.heldBefore, this.levels)) this.input(device, input);
   }
 
   private onDevice(device: Device): void {
@@ -405,8 +335,11 @@ export class AlarmEngine {
     }
     if (previous === device.status) return;
     const record = this.evaluable(device.id);
-    // A device never heard since it was created raises none (ALARMS.md).
-    if (record) this.input(record, 'device_offline', device.status === 'offline' && device.lastSeen !== null, { value: null, describe: () => eventAlarmMessage('device_offline') });
+    // A device never heard since it was created raises none (docs/decisions/009-alarm-engine.md).
+    if (record) {
+      const holds = device.status === 'offline' && device.lastSeen !== null;
+      this.input(record, { kind: 'device_offline', holds, value: null, describe: () => eventAlarmMessage('device_offline') });
+    }
   }
 
   private onCommand(command: Command): void {
@@ -415,18 +348,15 @@ export class AlarmEngine {
     const rule = device && this.ruleOf(device.id, 'command_failed');
     if (!device || !rule) return;
     const message = eventAlarmMessage('command_failed', { command: command.command, status: command.status, text: command.message });
-    this.raiseEvent(device, rule, { value: command.command, describe: () => message });
+    this.raiseEvent(device, rule, command.command, () => message);
   }
 
   /** Every open alarm of a disabled or retired device ends as suppressed (by the instance that decides for it, or the one purging it); nothing new is raised. */
   private suppressDevice(deviceId: string, purging = false): void {
     if (!purging && !this.placement.runsTimersOf(deviceId)) return;
-    for (const alarm of [...this.openByRule.values()]) {
-      if (alarm.deviceId !== deviceId) continue;
-      this.transition(alarm, 'suppress', null, null);
-    }
+    for (const alarm of this.alarms.workingOf(deviceId)) this.transition(alarm, 'suppress', null, null);
     for (const rule of this.rules.rulesFor(deviceId)) this.resetCondition(rule.id);
-    this.levels.delete(deviceId);
+    this.levels.forget(deviceId);
   }
 
   private reevaluate(deviceId: string): void {
@@ -435,40 +365,38 @@ export class AlarmEngine {
     if (!api.enabled) return this.suppressDevice(deviceId);
     this.lastStatus.delete(deviceId);
     this.onDevice(api);
-    if (api.reading) this.onReading(deviceId, api.reading);
+    if (api.reading) this.onReading(deviceId, apiForEvaluation(api.reading));
   }
 
   // --- conditions ---------------------------------------------------------------------------
 
   /** A condition input for a rule of the device: applied now, or after the rule's on/off delay. */
-  private input(device: DeviceRecord, kind: AlarmRule['kind'], holds: boolean, ctx: Context): void {
+  private input(device: DeviceRecord, input: ConditionInput): void {
+    const { kind, holds } = input;
     const rule = this.ruleOf(device.id, kind);
     if (!rule) return;
     const c = this.conditionOf(rule.id);
-    c.value = ctx.value;
-    c.describe = ctx.describe;
-    if (holds) this.trackPeak(rule, ctx.value);
+    c.value = input.value;
+    c.describe = input.describe;
+    if (holds) this.trackPeak(rule, input.value);
     if (c.target === holds) return;
     c.target = holds;
-    clearTimeout(c.timer);
-    c.timer = undefined;
+    this.timers.cancelDelay(rule.id);
     const delayS = holds ? rule.onDelayS : rule.offDelayS;
     if (delayS === 0) return this.apply(device.id, rule, holds);
-    c.timer = setTimeout(() => {
-      c.timer = undefined;
+    this.timers.delay(rule.id, delayS, () => {
       // The rule as it is when the delay ends (it may have been edited meanwhile).
       void this.submit(() => this.apply(device.id, this.ruleOf(device.id, kind) ?? rule, holds)).catch(() => undefined);
-    }, delayS * 1000);
-    c.timer.unref();
+    });
   }
 
   /** The condition, past its delay, moves the rule's alarm. */
   private apply(deviceId: string, rule: AlarmRule, holds: boolean): void {
     if (this.stopped || !this.evaluable(deviceId) || !rule.enabled) return;
     const c = this.conditionOf(rule.id);
-    const open = this.openByRule.get(rule.id);
+    const open = this.alarms.ofRule(rule.id);
     if (holds) {
-      if (!open) this.raise(deviceId, rule, c);
+      if (!open) this.raise(deviceId, rule, c.value, c.describe());
       else if (open.state === 'rtn_unack') this.transition(open, 'condition_on', null, null, { clearedAtMs: null, value: c.value, message: c.describe() });
     } else if (open && open.state !== 'shelved') {
       this.transition(open, 'condition_off', null, null, { clearedAtMs: Date.now() });
@@ -480,156 +408,61 @@ export class AlarmEngine {
   }
 
   /** An event alarm (a failed command): raised, and back to normal at once; it still needs an ack. */
-  private raiseEvent(device: DeviceRecord, rule: AlarmRule, ctx: Context): void {
-    const open = this.openByRule.get(rule.id);
+  private raiseEvent(device: DeviceRecord, rule: AlarmRule, value: string, describe: () => string): void {
+    const open = this.alarms.ofRule(rule.id);
     if (open?.state === 'shelved') {
-      Object.assign(open, { value: ctx.value, message: ctx.describe() });
+      Object.assign(open, { value, message: describe() });
       return;
     }
-    const c = this.conditionOf(rule.id);
-    Object.assign(c, ctx);
-    const raised = open ? this.transition(open, 'condition_on', null, null, { clearedAtMs: null, value: ctx.value, message: ctx.describe() }) : this.raise(device.id, rule, c);
+    Object.assign(this.conditionOf(rule.id), { value, describe });
+    const raised = open ? this.transition(open, 'condition_on', null, null, { clearedAtMs: null, value, message: describe() }) : this.raise(device.id, rule, value, describe());
     this.transition(raised, 'condition_off', null, null, { clearedAtMs: Date.now() });
   }
 
-  private raise(deviceId: string, rule: AlarmRule, c: Condition): AlarmRecord {
-    const now = Date.now();
-    const alarm: AlarmRecord = {
-      id: newId('alm'),
-      deviceId,
-      ruleId: rule.id,
-      kind: rule.kind,
-      priority: rule.priority,
-      state: 'unack',
-      raisedAtMs: now,
-      ackedAtMs: null,
-      ackedBy: null,
-      ackComment: null,
-      clearedAtMs: null,
-      shelvedUntilMs: null,
-      shelvedBy: null,
-      shelveComment: null,
-      value: c.value,
-      peakValue: typeof c.value === 'number' ? c.value : null,
-      message: c.describe(),
-      endedAtMs: null,
-    };
-    this.staged.push({ alarm, transition: { atMs: now, from: null, to: 'unack', by: null, comment: null }, isNew: true });
-    this.openByRule.set(rule.id, alarm);
-    return alarm;
+  private raise(deviceId: string, rule: AlarmRule, value: number | string | null, message: string): AlarmRecord {
+    const change = raisedAlarm(deviceId, rule, value, message, Date.now());
+    this.batcher.stage(change);
+    this.alarms.moved(change.alarm);
+    return change.alarm;
   }
 
-  /** Moves an alarm by an event; stores it with its transition, then announces it. */
+  /** Moves an alarm by an event; stored with its transition in the batch, then announced. */
   private transition(alarm: AlarmRecord, event: AlarmEvent, by: Person | null, comment: string | null, changes: Partial<AlarmRecord> = {}): AlarmRecord {
-    const to = nextAlarmState(alarm.state, event);
-    if (!to) return alarm;
-    const now = Date.now();
-    const next: AlarmRecord = { ...alarm, ...changes, state: to, endedAtMs: isAlarmOpen(to) ? null : now };
-    if (to !== 'shelved') Object.assign(next, { shelvedUntilMs: alarm.state === 'shelved' ? null : next.shelvedUntilMs });
-    this.staged.push({ alarm: next, transition: { atMs: now, from: alarm.state, to, by, comment }, isNew: false });
-    if (isAlarmOpen(to)) this.openByRule.set(alarm.ruleId, next);
-    else {
-      if (this.openByRule.get(alarm.ruleId)?.id === alarm.id) this.openByRule.delete(alarm.ruleId);
-      clearTimeout(this.shelveTimers.get(alarm.id));
-      this.shelveTimers.delete(alarm.id);
-    }
-    return next;
+    const change = movedAlarm(alarm, event, by, comment, changes, Date.now());
+    if (!change) return alarm;
+    this.batcher.stage(change);
+    this.alarms.moved(change.alarm);
+    if (!isAlarmOpen(change.alarm.state)) this.timers.cancelShelving(alarm.id);
+    return change.alarm;
   }
 
   private endShelving(alarm: AlarmRecord, by: Person | null): AlarmRecord {
-    clearTimeout(this.shelveTimers.get(alarm.id));
-    this.shelveTimers.delete(alarm.id);
-    const active = this.conditions.get(alarm.ruleId)?.active ?? false;
+    this.timers.cancelShelving(alarm.id);
     const c = this.conditions.get(alarm.ruleId);
+    const active = c?.active ?? false;
     return this.transition(alarm, active ? 'unshelve_active' : 'unshelve_inactive', by, null, active && c ? { value: c.value, message: c.describe(), clearedAtMs: null } : {});
   }
 
   private scheduleUnshelve(alarm: AlarmRecord): void {
-    clearTimeout(this.shelveTimers.get(alarm.id));
-    const delay = Math.max(0, (alarm.shelvedUntilMs ?? 0) - Date.now());
-    const timer = setTimeout(() => {
-      if (!this.placement.runsTimersOf(alarm.deviceId)) {
-        this.shelveTimers.set(alarm.id, setTimeout(() => this.scheduleUnshelve(alarm), SHELVE_RECHECK_MS).unref());
-        return;
-      }
+    this.timers.shelveUntil(alarm, ({ id }) => {
       void this.submit(() => {
-        const current = this.working(alarm.id);
+        const current = this.alarms.working(id);
         if (current?.state === 'shelved') this.endShelving(current, null);
       }).catch(() => undefined);
-    }, Math.min(delay, 2 ** 31 - 1));
-    timer.unref();
-    this.shelveTimers.set(alarm.id, timer);
+    });
   }
 
   // --- helpers ------------------------------------------------------------------------------
 
-  /**
-   * Runs engine work in arrival order; whatever arrives while a batch is being stored runs in the
-   * next one. Resolves once the work's changes are stored (and announced).
-   */
+  /** Runs engine work in arrival order (the batcher); resolves once its changes are stored and announced. */
   private submit<T>(work: () => T): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      if (this.draining) return;
-      this.draining = true;
-      // After the current turn's synchronous work: everything submitted in it forms one batch.
-      queueMicrotask(() => (this.drained = this.drain()));
-    });
-  }
-
-  private async drain(): Promise<void> {
-    try {
-      await this.drainBatches();
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async drainBatches(): Promise<void> {
-    while (this.pending.length > 0) {
-      // Jobs in order until the batch holds enough changes: a flood is stored in several short
-      // transactions, between which the writer commits the readings waiting for it.
-      const jobs: Job[] = [];
-      const results: Array<{ ok: true; value: unknown } | { ok: false; err: unknown }> = [];
-      while (this.pending.length > 0 && this.staged.length < MAX_CHANGES_PER_TRANSACTION) {
-        const job = this.pending.shift()!;
-        jobs.push(job);
-        try {
-          results.push({ ok: true, value: job.work() });
-        } catch (err) {
-          results.push({ ok: false, err });
-        }
-      }
-      const staged = this.staged;
-      this.staged = [];
-      try {
-        if (staged.length > 0) {
-          this.planNotices(staged);
-          await this.store.writeAll(staged);
-        }
-      } catch (err) {
-        this.log.error({ err, changes: staged.length }, 'storing alarm changes failed; reloading alarms from the storage');
-        for (const job of jobs) job.reject(err);
-        await this.recover();
-        continue;
-      }
-      this.announce(staged);
-      jobs.forEach((job, i) => {
-        const r = results[i]!;
-        if (r.ok) job.resolve(r.value);
-        else {
-          if (!(r.err instanceof AppError)) this.log.error({ err: r.err }, 'alarm evaluation failed');
-          job.reject(r.err);
-        }
-      });
-    }
+    return this.batcher.submit(work);
   }
 
   /** Stored changes become what readers see, and are announced. */
   private announce(changes: AlarmChange[]): void {
     for (const { alarm } of changes) {
-      if (isAlarmOpen(alarm.state)) this.storedOpen.set(alarm.id, alarm);
-      else this.storedOpen.delete(alarm.id);
+      this.alarms.committed(alarm);
       this.bus.emit('alarm.updated', toAlarm(alarm));
     }
   }
@@ -644,7 +477,7 @@ export class AlarmEngine {
   /** Memory back in step with the storage after a failed write; evaluated again a little later. */
   private async recover(): Promise<void> {
     this.evaluatedTs.clear();
-    this.pending.splice(0).forEach((job) => job.reject(new StorageUnavailableError('alarm storage failed')));
+    this.batcher.rejectPending(new StorageUnavailableError('alarm storage failed'));
     await this.loadOpen().catch((err: unknown) => this.log.error({ err }, 'reloading alarms failed'));
     clearTimeout(this.recoverTimer);
     this.recoverTimer = setTimeout(() => void this.reevaluateAll().catch(() => undefined), RECOVER_AFTER_MS);
@@ -653,7 +486,7 @@ export class AlarmEngine {
 
   /** 404 for an id that is not an alarm; for one that is over, the caller's 409. */
   private async assertKnown(id: string, overCode: 'ALARM_NOT_ACKABLE' | 'ALARM_NOT_SHELVABLE' | 'ALARM_NOT_SHELVED'): Promise<void> {
-    if (this.working(id)) return;
+    if (this.alarms.working(id)) return;
     if (!(await this.repo.findById(id))) throw notFound('ALARM_NOT_FOUND');
     throw conflict(overCode);
   }
@@ -678,25 +511,12 @@ export class AlarmEngine {
   }
 
   private resetCondition(ruleId: string): void {
-    clearTimeout(this.conditions.get(ruleId)?.timer);
+    this.timers.cancelDelay(ruleId);
     this.conditions.delete(ruleId);
   }
 
   private trackPeak(rule: AlarmRule, value: number | string | null): void {
-    const open = this.openByRule.get(rule.id);
-    if (!open || typeof value !== 'number') return;
-    const low = isLevelSetpointKind(rule.kind) && LEVEL_SETPOINT_KINDS[rule.kind] === 'below';
-    if (open.peakValue === null || (low ? value < open.peakValue : value > open.peakValue)) open.peakValue = value;
-  }
-
-  private rememberLevel(deviceId: string, tsMs: number, value: number): void {
-    let list = this.levels.get(deviceId);
-    if (!list) {
-      list = [];
-      this.levels.set(deviceId, list);
-    }
-    list.push({ tsMs, value });
-    const oldest = tsMs - ALARM_RULE_LIMITS.windowMaxS * 1000;
-    while (list.length > MAX_LEVEL_SAMPLES || (list.length > 0 && list[0]!.tsMs < oldest)) list.shift();
+    const open = this.alarms.ofRule(rule.id);
+    if (open && typeof value === 'number') open.peakValue = peakAfter(rule, open.peakValue, value);
   }
 }
