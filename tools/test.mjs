@@ -2,7 +2,7 @@
 // `npm test`: type check, lint, the reference firmware (C++ unit tests + microcontroller size
 // check), unit + API tests (vitest), browser tests (Playwright on Debian's Chromium). Runs every
 // stage even when one fails, then names the tests that failed and prints one closing line of totals.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,36 +13,38 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
 const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | postgres | e2e
 
-const run = (label, cmd, args, env = {}) => {
-  if (only && only !== label) return true;
-  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return res.status === 0;
-};
+/**
+ * Runs one command of a stage; its output is kept and printed whole when it ends (stages run side
+ * by side, and interleaved lines would be unreadable). Resolves to whether it exited 0.
+ */
+const run = (label, cmd, args, env = {}) =>
+  new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env } });
+    const out = [];
+    child.stdout.on('data', (c) => out.push(c));
+    child.stderr.on('data', (c) => out.push(c));
+    child.on('close', (code) => {
+      process.stdout.write(`\n=== ${label}: ${cmd} ${args.join(' ')}\n${Buffer.concat(out).toString()}`);
+      resolve(code === 0);
+    });
+  });
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'packages/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
-const stages = [];
 if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
   if (deps.status !== 0) process.exit(1);
 }
-stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
-stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
-stages.push(['cycles', run('cycles', 'node', ['tools/check-cycles.mjs'])]);
 
 // The reference firmware (firmware/): build the core's host tests and the virtual board (the
 // unit stage runs it against a server), run the doctest suite, cross-compile the core for the
 // microcontroller and check its size budget.
 const doctest = { passed: 0, failed: 0 };
-const firmware = () => {
-  if (only && only !== 'firmware') return true;
-  const built = run('firmware', 'make', ['-C', 'firmware', '-j2']);
+async function firmware() {
+  const built = await run('firmware', 'make', ['-C', 'firmware', '-j2']);
   let tested = false;
   if (built) {
-    console.log('\n=== firmware: firmware/build/core-tests');
     const res = spawnSync('firmware/build/core-tests', [], { cwd: root, encoding: 'utf8' });
-    process.stdout.write(res.stdout ?? '');
-    process.stderr.write(res.stderr ?? '');
+    process.stdout.write(`\n=== firmware: firmware/build/core-tests\n${res.stdout ?? ''}${res.stderr ?? ''}`);
     const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout ?? '');
     if (summary) {
       doctest.passed = Number(summary[1]);
@@ -50,18 +52,54 @@ const firmware = () => {
     }
     tested = res.status === 0 && summary !== null;
   }
-  const sized = run('firmware', 'firmware/scripts/size-check.sh', []);
+  const sized = await run('firmware', 'firmware/scripts/size-check.sh', []);
   return built && tested && sized;
-};
-stages.push(['firmware', firmware()]);
+}
+
 const vitestJson = path.join(reports, 'vitest.json');
-stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
-// The server's API suite again on PostgreSQL (SCALE.md): one database per test server on this
-// machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
+// The server's API suite again on PostgreSQL (docs/operations.md): one database per test server
+// on this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
 const pgJson = path.join(reports, 'vitest-postgres.json');
-stages.push(['postgres', run('postgres', 'npx', ['vitest', 'run', '--config', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`])]);
 const pwJson = path.join(reports, 'playwright.json');
-stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
+
+/** Every stage: its name and what runs it. */
+const STAGES = {
+  typecheck: async () => {
+    let ok = true;
+    for (const w of workspaces) ok = (await run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w])) && ok;
+    return ok;
+  },
+  lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings=0']),
+  cycles: () => run('cycles', 'node', ['tools/check-cycles.mjs']),
+  firmware,
+  unit: () => run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
+  postgres: () => run('postgres', 'npx', ['vitest', 'run', '--config', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`]),
+  e2e: () => run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }),
+};
+
+/**
+ * Two lanes side by side, each a list run in order, about equally long on this 2-core machine:
+ * the two vitest passes in one, the quick checks and then the browser tests in the other. Each
+ * suite picks its own free ports and databases, so they do not meet. TEST_LANES=1 runs everything
+ * in one lane, in the order below.
+ */
+const LANES = process.env.TEST_LANES === '1' ? [['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e']] : [['unit', 'postgres'], ['typecheck', 'lint', 'cycles', 'firmware', 'e2e']];
+
+const results = new Map();
+const startedAt = Date.now();
+await Promise.all(
+  LANES.map(async (lane) => {
+    for (const name of lane) {
+      if (only && only !== name) continue;
+      const t0 = Date.now();
+      console.log(`--- ${name} started`);
+      const ok = await STAGES[name]();
+      results.set(name, { ok, seconds: (Date.now() - t0) / 1000 });
+      console.log(`--- ${name} ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    }
+  }),
+);
+const stages = Object.keys(STAGES).filter((name) => results.has(name)).map((name) => [name, results.get(name).ok]);
 
 let passed = doctest.passed;
 let failed = doctest.failed;
@@ -90,7 +128,9 @@ if (fs.existsSync(pwJson)) {
 }
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 const failedStages = stages.filter(([, ok]) => !ok).map(([name]) => name);
-console.log(`\nStages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+const time = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`);
+console.log(`\nStage times: ${[...results].map(([name, r]) => `${name} ${time(r.seconds)}`).join(', ')}; total ${time((Date.now() - startedAt) / 1000)}`);
+console.log(`Stages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedStages.length === 0 ? 0 : 1);
 
