@@ -201,7 +201,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
   await app.register(notificationsRoutes, { notifications: notifications.service });
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics });
-  await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), metrics: modules.metrics });
+  await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
@@ -377,6 +377,15 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     alarmChanged: () => notifications.sender.kick(),
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  const water = await createWater({ db, demo: config.demo, devices: devices.service, audit: audit.service, readings: (deviceId, range) => history.service.exportRows(deviceId, range) });
+  const water = await createWater({
+    db,
+    demo: config.demo,
+    devices: devices.service,
+    audit: audit.service,
+    bus,
+    feed: member?.feed ?? bus,
+    defaultOfflineAfterS: config.deviceOfflineAfterS,
+    readings: (deviceId, range) => history.service.exportRows(deviceId, range),
+  });
   return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water };
 }

@@ -21,6 +21,8 @@ export interface InternalEvents {
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
   /** A device's stored record was created or changed here (other instances load it again). */
   'device.record_changed': { id: string };
+  /** A level sensor's geometry has a new version (other instances load it again). */
+  'device.geometry_changed': { deviceId: string };
   /** Every live socket gets a fresh snapshot (the instances lost touch with each other for a while). */
   'live.resync': Record<string, never>;
 }

@@ -115,7 +115,13 @@ describe('live socket /api/v1/live', () => {
       expect(res.status).toBe(202);
       const frame = await live.next((f) => f.type === 'reading.created' && f.data.deviceId === LEVEL_1 && f.data.reading.value === 8.75, 1000);
       expect(Date.now() - t0).toBeLessThan(1000);
-      expect(frame.data).toEqual({ deviceId: LEVEL_1, reading: { value: 8.75, unit: 'm', status: 'critical', ts: expect.any(String) } });
+      // docs/water.md: the demo wet well (24 m², crest 9 m) holds 210 m³ at 8.75 m.
+      expect(frame.data).toEqual({
+        deviceId: LEVEL_1,
+        reading: { value: 8.75, unit: 'm', status: 'critical', ts: expect.any(String) },
+        analytics: expect.objectContaining({ volumeM3: 210, quality: 'good', at: frame.data.reading.ts }),
+      });
+      expect(frame.data.analytics!.fillPct).toBeCloseTo((100 * 210) / 216, 9);
       expect(Date.parse(frame.data.reading.ts)).toBeGreaterThanOrEqual(t0 - 5);
     });
 

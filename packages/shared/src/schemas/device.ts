@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { COMMAND_STATUSES, DEVICE_TYPES, GATE_STATES, WATER_TYPES } from '../devices/devices';
 import { READING_STATUSES } from '../readings/status';
 import { IsoDateTime, Literals } from './common';
+import { WaterAnalyticsSchema } from './water';
 
 export const DeviceTypeSchema = Literals(DEVICE_TYPES);
 export const WaterTypeSchema = Literals(WATER_TYPES);
@@ -67,6 +68,8 @@ export const DeviceSchema = Type.Object(
     lastCommand: Type.Union([CommandSchema, Type.Null()]),
     config: Type.Union([LevelSensorConfigSchema, GateConfigSchema]),
     reading: Type.Union([ReadingSchema, Type.Null()]),
+    /** Volume, fill, net flow and forecasts of a level sensor with a shape; null otherwise. */
+    analytics: Type.Union([WaterAnalyticsSchema, Type.Null()]),
   },
   { title: 'Device' },
 );

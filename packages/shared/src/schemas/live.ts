@@ -1,11 +1,13 @@
 import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
 import type { User } from './user';
+import type { WaterAnalytics } from '../water/analytics';
 
 /** Frames the server sends on the live socket, keyed by `type` (API.md "Live socket"). */
 export interface LiveEventMap {
   hello: { user: User; devices: Device[]; alarms: Alarm[] };
-  'reading.created': { deviceId: string; reading: Reading };
+  /** `analytics`: the level sensor's water figures after this reading (null without a shape). */
+  'reading.created': { deviceId: string; reading: Reading; analytics: WaterAnalytics | null };
   'device.updated': Device;
   'command.updated': Command;
   /** A device was retired or purged: it leaves the lists (an addition to API.md's table). */

@@ -74,3 +74,19 @@ export const GeometryBodySchema = Type.Object(
   { additionalProperties: false, title: 'GeometryBody' },
 );
 export type GeometryBody = Static<typeof GeometryBodySchema>;
+
+const Figure = Type.Union([Type.Number(), Type.Null()]);
+
+/** What a level sensor's water amounts to now (docs/water.md "Volume, flow, time to overflow"). */
+export const WaterAnalyticsSchema = Type.Object(
+  {
+    volumeM3: Type.Number(),
+    fillPct: Type.Number(),
+    netFlowM3h: Figure,
+    timeToOverflowS: Figure,
+    timeToEmptyS: Figure,
+    quality: Type.Union([Type.Literal('good'), Type.Literal('extrapolated')]),
+    at: IsoDateTime,
+  },
+  { title: 'WaterAnalytics' },
+);

@@ -17,6 +17,7 @@ const SHARED: readonly EventType[] = [
   'alarm.updated',
   'alarm_rule.updated',
   'device.record_changed',
+  'device.geometry_changed',
   'sessions.ended',
   'device.revoked',
 ];
@@ -116,6 +117,7 @@ export class EventBridge {
       }
       case 'sessions.ended':
       case 'device.revoked':
+      case 'device.geometry_changed':
         this.emitLocally(type, data);
         return;
       default:

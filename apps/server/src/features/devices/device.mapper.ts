@@ -5,6 +5,7 @@ import {
   type Device,
   type GateState,
   type Reading,
+  type WaterAnalytics,
 } from '@agua/shared';
 import { iso } from '../../lib/time';
 import type { DeviceRecord, StoredReading } from './devices.repository';
@@ -27,6 +28,7 @@ export function toDevice(
   d: DeviceRecord,
   live: { online: boolean; lastCommand: Command | null },
   defaultOfflineAfterS: number,
+  analytics: WaterAnalytics | null,
 ): Device {
   const config: Device['config'] =
     d.type === 'level_sensor'
@@ -52,5 +54,6 @@ export function toDevice(
     lastCommand: live.lastCommand,
     config,
     reading: d.reading ? toReading(d.reading) : null,
+    analytics,
   };
 }

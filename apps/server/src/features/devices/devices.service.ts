@@ -1,4 +1,4 @@
-import { isNewerReading, type Command, type Device, type GateState, type Reading } from '@agua/shared';
+import { isNewerReading, type Command, type Device, type GateState, type Reading, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { SOLO, type Placement } from '../../lib/placement';
 import { hashDeviceKey } from './device-keys';
@@ -41,6 +41,7 @@ export type ChangeOrigin = 'here' | 'elsewhere';
 export class DevicesService {
   private readonly state = new Map<string, LiveState>();
   private readonly byKeyHash = new Map<string, string>();
+  private analyticsOf: (deviceId: string) => WaterAnalytics | null = () => null;
   /**
    * Key → device id for keys already hashed: the HMAC is a tenth of a device request's CPU. Holds
    * only keys that matched (an unknown key is never remembered), is emptied whenever any key
@@ -146,8 +147,17 @@ export class DevicesService {
     return live ? this.toApi(live) : undefined;
   }
 
+  /**
+   * Where a level sensor's water figures come from (the water feature, composed in app.ts; it is
+   * built after this one, since it needs the devices): every Device this service hands out
+   * carries them.
+   */
+  useWaterFigures(analyticsOf: (deviceId: string) => WaterAnalytics | null): void {
+    this.analyticsOf = analyticsOf;
+  }
+
   private toApi(live: LiveState): Device {
-    return toDevice(live.record, live, this.opts.defaultOfflineAfterS);
+    return toDevice(live.record, live, this.opts.defaultOfflineAfterS, live.record.type === 'level_sensor' ? this.analyticsOf(live.record.id) : null);
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Sender, type WebSocket } from 'ws';
-import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type LiveEvent, type Reading } from '@agua/shared';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type LiveEvent, type Reading, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
@@ -51,6 +51,8 @@ export interface LiveRoutesOptions {
   devices: DevicesService;
   /** The open alarms, for the snapshot. */
   openAlarms: () => Alarm[];
+  /** A level sensor's water figures, sent with its readings (docs/water.md). */
+  waterFigures: (deviceId: string) => WaterAnalytics | null;
   metrics: Metrics;
 }
 
@@ -123,7 +125,9 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
 
   const flushReadings = () => {
     flushTimer = undefined;
-    for (const [deviceId, reading] of pendingReadings) queue(JSON.stringify({ type: 'reading.created', data: { deviceId, reading } } satisfies LiveEvent));
+    for (const [deviceId, reading] of pendingReadings) {
+      queue(JSON.stringify({ type: 'reading.created', data: { deviceId, reading, analytics: opts.waterFigures(deviceId) } } satisfies LiveEvent));
+    }
     pendingReadings.clear();
   };
 

@@ -33,7 +33,7 @@ export class WaterAnalyticsService {
     const device = this.deviceOf(deviceId);
     if (!device || device.type !== 'level_sensor') throw notFound('DEVICE_NOT_FOUND');
     const edges = bucketEdges(range.fromMs, range.toMs, step);
-    const timeline = await this.geometry.timeline(deviceId);
+    const timeline = this.geometry.timeline(deviceId);
     const { maxLevel } = levelThresholdsOf(device.settings);
     const { shape } = timeline.current;
     const buckets = new AnalyticsBuckets(edges, shape ? FLOW_WALK_DEADBAND_FRACTION * volumeAt(shape, maxLevel).volumeM3 : null);

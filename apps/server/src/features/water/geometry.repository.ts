@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Geometry } from '@agua/shared';
-import type { Database } from '../../storage/schema';
+import type { Database, DeviceGeometriesTable } from '../../storage/schema';
 
 /** Who made a version: a person, or null for the demo's. */
 export interface GeometryAuthor {
@@ -17,20 +17,28 @@ export interface StoredGeometry {
   geometry: Geometry;
 }
 
+function toStored(row: Selectable<DeviceGeometriesTable>): StoredGeometry {
+  return {
+    deviceId: row.device_id,
+    version: Number(row.version),
+    validFromMs: Number(row.valid_from_ms),
+    by: row.by_json === null ? null : (JSON.parse(row.by_json) as GeometryAuthor),
+    geometry: JSON.parse(row.body) as Geometry,
+  };
+}
+
 /** Versions of level sensors' geometry; rows are only ever added (deleted with their device). */
 export class GeometryRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** A device's versions, newest first. */
   async versionsOf(deviceId: string): Promise<StoredGeometry[]> {
-    const rows = await this.db.selectFrom('device_geometries').selectAll().where('device_id', '=', deviceId).orderBy('version', 'desc').execute();
-    return rows.map((row) => ({
-      deviceId: row.device_id,
-      version: Number(row.version),
-      validFromMs: Number(row.valid_from_ms),
-      by: row.by_json === null ? null : (JSON.parse(row.by_json) as GeometryAuthor),
-      geometry: JSON.parse(row.body) as Geometry,
-    }));
+    return (await this.db.selectFrom('device_geometries').selectAll().where('device_id', '=', deviceId).orderBy('version', 'desc').execute()).map(toStored);
+  }
+
+  /** Every device's versions, each device's newest first. */
+  async listAll(): Promise<StoredGeometry[]> {
+    return (await this.db.selectFrom('device_geometries').selectAll().orderBy('device_id').orderBy('version', 'desc').execute()).map(toStored);
   }
 
   /**

@@ -23,16 +23,35 @@ const SAVE_ATTEMPTS = 3;
  * changed by manage_devices as a new version (never an edit of an old one), audited.
  */
 export class GeometryService {
+  /** Every device's versions, newest first: the ingest path and the live figures read them at every reading. */
+  private readonly versions = new Map<string, StoredGeometry[]>();
+
   constructor(
     private readonly repo: GeometryRepository,
     private readonly deviceOf: (id: string) => DeviceRecord | undefined,
     private readonly audit: AuditService,
+    /** Told after a new version is stored here (the live figures follow it, other instances reload). */
+    private readonly changed: (deviceId: string) => void,
   ) {}
 
+  async load(): Promise<void> {
+    this.versions.clear();
+    for (const g of await this.repo.listAll()) {
+      const list = this.versions.get(g.deviceId) ?? [];
+      list.push(g);
+      this.versions.set(g.deviceId, list);
+    }
+  }
+
+  /** A version stored by another instance: read again. */
+  async reload(deviceId: string): Promise<void> {
+    this.versions.set(deviceId, await this.repo.versionsOf(deviceId));
+  }
+
   /** The current version and all versions; a retired sensor's still answers (its history does). */
-  async get(deviceId: string): Promise<DeviceGeometry> {
+  get(deviceId: string): DeviceGeometry {
     this.levelSensor(deviceId, { allowRetired: true });
-    return describe(await this.repo.versionsOf(deviceId));
+    return describe(this.versions.get(deviceId) ?? []);
   }
 
   /**
@@ -40,8 +59,8 @@ export class GeometryService {
    * by the version valid at its time — the latest with validFrom ≤ ts, the first one for earlier
    * times, the defaults when none was ever made (docs/water.md).
    */
-  async timeline(deviceId: string): Promise<GeometryTimeline> {
-    const oldestFirst = (await this.repo.versionsOf(deviceId)).reverse();
+  timeline(deviceId: string): GeometryTimeline {
+    const oldestFirst = [...(this.versions.get(deviceId) ?? [])].reverse();
     return {
       current: oldestFirst[oldestFirst.length - 1]?.geometry ?? DEFAULT_GEOMETRY,
       at: (tsMs) => {
@@ -64,8 +83,10 @@ export class GeometryService {
       const versions = await this.repo.versionsOf(deviceId);
       const version = (versions[0]?.version ?? 0) + 1;
       if (await this.repo.insert({ deviceId, version, validFromMs: Date.now(), by, geometry: resolved.geometry })) {
+        await this.reload(deviceId);
         await this.audit.record({ action: 'device.geometry_changed', userId: actor.user.id, username: actor.user.username, target: `device:${deviceId}`, result: 'ok', ip: actor.ip, details: { version } });
-        return describe(await this.repo.versionsOf(deviceId));
+        this.changed(deviceId);
+        return this.get(deviceId);
       }
     }
     throw new AppError(409, 'GEOMETRY_CONFLICT');

@@ -1,11 +1,14 @@
 import type { Kysely } from 'kysely';
 import { seedDemoGeometries } from '../../demo/seed';
+import type { EventBus } from '../../lib/event-bus';
 import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
+import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import { WaterAnalyticsService, type ReadingBatches } from './analytics.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
+import { LiveWaterFigures } from './live-figures';
 
 export interface WaterDeps {
   db: Kysely<Database>;
@@ -13,6 +16,11 @@ export interface WaterDeps {
   demo: boolean;
   devices: DevicesService;
   audit: AuditService;
+  /** This instance's events. */
+  bus: EventBus;
+  /** The readings to follow: this instance's, and with several instances the others' too. */
+  feed: EventBus;
+  defaultOfflineAfterS: number;
   /** Stored readings in batches (the history feature's), for the figures per period. */
   readings: ReadingBatches;
 }
@@ -20,14 +28,45 @@ export interface WaterDeps {
 export interface WaterModule {
   geometry: GeometryService;
   analytics: WaterAnalyticsService;
+  figures: LiveWaterFigures;
   repo: GeometryRepository;
 }
 
-/** Water figures of level sensors: their geometry and calibration, versioned (docs/water.md). */
-export async function createWater({ db, demo, devices, audit, readings }: WaterDeps): Promise<WaterModule> {
-  const repo = new GeometryRepository(db);
-  if (demo) await seedDemoGeometries(repo, (id) => devices.get(id)?.retiredAtMs === null, Date.now());
-  const deviceOf = (id: string) => devices.get(id);
-  const geometry = new GeometryService(repo, deviceOf, audit);
-  return { repo, geometry, analytics: new WaterAnalyticsService(geometry, readings, deviceOf) };
+/** How far back the live figures look at start: the longest flow window. */
+const PRELOAD_MS = 3_600_000;
+
+/**
+ * Water figures of level sensors (docs/water.md): their geometry and calibration, versioned; the
+ * live figures every Device carries; the figures per period.
+ */
+export async function createWater(d: WaterDeps): Promise<WaterModule> {
+  const repo = new GeometryRepository(d.db);
+  if (d.demo) await seedDemoGeometries(repo, (id) => d.devices.get(id)?.retiredAtMs === null, Date.now());
+  const deviceOf = (id: string) => d.devices.get(id);
+  const geometry = new GeometryService(repo, deviceOf, d.audit, (deviceId) => {
+    d.bus.emit('device.geometry_changed', { deviceId });
+    const device = d.devices.getApi(deviceId);
+    if (device) d.bus.emit('device.updated', device);
+  });
+  await geometry.load();
+  const figures = new LiveWaterFigures({ deviceOf, timeline: (id) => geometry.timeline(id), offlineAfterS: (device) => offlineAfterS(device, d.defaultOfflineAfterS) });
+  await preload(figures, d);
+  d.feed.on('reading.created', ({ deviceId, reading }) => figures.add(deviceId, reading));
+  d.bus.on('device.geometry_changed', ({ deviceId }) => void geometry.reload(deviceId));
+  d.bus.on('device.removed', ({ id }) => figures.forget(id));
+  d.devices.useWaterFigures((deviceId) => figures.analyticsOf(deviceId));
+  return { repo, geometry, figures, analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf) };
+}
+
+/** The last hour of every level sensor's readings, so that flows and forecasts hold from the start. */
+async function preload(figures: LiveWaterFigures, d: WaterDeps): Promise<void> {
+  const toMs = Date.now() + 1;
+  for (const device of d.devices.listRecords()) {
+    if (device.type !== 'level_sensor' || device.retiredAtMs !== null) continue;
+    for await (const rows of d.readings(device.id, { fromMs: toMs - PRELOAD_MS, toMs })) {
+      for (const row of rows) {
+        if (row.valueNum !== null) figures.add(device.id, { ts: new Date(row.tsMs).toISOString(), value: row.valueNum, status: row.status });
+      }
+    }
+  }
 }

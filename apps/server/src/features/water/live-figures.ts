@@ -1,0 +1,59 @@
+import { FLOW_WINDOW_LIMITS_S, levelThresholdsOf, waterAnalytics, type LevelPoint, type Reading, type WaterAnalytics } from '@agua/shared';
+import type { DeviceRecord } from '../devices/devices.repository';
+import type { GeometryTimeline } from './geometry.service';
+
+/** The longest flow window a geometry may ask for: what each sensor's memory must hold. */
+const KEPT_MS = FLOW_WINDOW_LIMITS_S.max * 1000;
+/** A sensor reading once a second for an hour; beyond this the oldest go first. */
+const MAX_KEPT_POINTS = 3_600;
+
+export interface LiveFiguresDeps {
+  deviceOf: (id: string) => DeviceRecord | undefined;
+  timeline: (deviceId: string) => GeometryTimeline;
+  /** The device's offline timeout: newer data than this is live, older gets no forecast. */
+  offlineAfterS: (device: DeviceRecord) => number;
+  now?: () => number;
+}
+
+/**
+ * What each level sensor's water amounts to now (docs/water.md "Volume, flow, time to
+ * overflow"): its readings of the last hour in memory, and the figures computed from them on
+ * demand, the same way everywhere they are shown (cards, panel, socket, API).
+ */
+export class LiveWaterFigures {
+  private readonly recent = new Map<string, LevelPoint[]>();
+  private readonly now: () => number;
+
+  constructor(private readonly deps: LiveFiguresDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** A stored reading of a device, in any order (a late batch finds its place). */
+  add(deviceId: string, reading: Pick<Reading, 'ts' | 'value' | 'status'>): void {
+    if (typeof reading.value !== 'number') return;
+    const tsMs = Date.parse(reading.ts);
+    const points = this.recent.get(deviceId) ?? [];
+    const point = { tsMs, levelM: reading.value, fault: reading.status === 'fault' };
+    let i = points.length;
+    while (i > 0 && points[i - 1]!.tsMs > tsMs) i--;
+    points.splice(i, 0, point);
+    const newest = points[points.length - 1]!.tsMs;
+    let drop = 0;
+    while (drop < points.length && (newest - points[drop]!.tsMs > KEPT_MS || points.length - drop > MAX_KEPT_POINTS)) drop++;
+    if (drop > 0) points.splice(0, drop);
+    this.recent.set(deviceId, points);
+  }
+
+  /** The sensor's figures now; null for a gate, without a shape, or without a usable reading. */
+  analyticsOf(deviceId: string): WaterAnalytics | null {
+    const device = this.deps.deviceOf(deviceId);
+    const points = this.recent.get(deviceId);
+    if (!device || device.type !== 'level_sensor' || !points || points.length === 0) return null;
+    const geometry = this.deps.timeline(deviceId).current;
+    return waterAnalytics(geometry, levelThresholdsOf(device.settings).maxLevel, points, this.now(), this.deps.offlineAfterS(device));
+  }
+
+  forget(deviceId: string): void {
+    this.recent.delete(deviceId);
+  }
+}
