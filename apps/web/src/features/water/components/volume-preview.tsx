@@ -2,8 +2,9 @@ import { useMemo } from 'react';
 import { referenceVolume, volumeAt, type Geometry } from '@agua/shared';
 import { formatInteger, formatNumber } from '@/lib/format';
 
-const W = 480;
-const H = 200;
+// A small box: its text scales with the width, so the figure is capped (max-w-lg) to keep labels near 10–16 px.
+const W = 420;
+const H = 190;
 const PAD = { left: 56, right: 12, top: 12, bottom: 28 };
 const SAMPLES = 80;
 
@@ -38,28 +39,28 @@ export function VolumePreview({ geometry, maxLevelM }: { geometry: Geometry | nu
   const crestX = geometry.crestLevelM != null ? PAD.left + (geometry.crestLevelM / maxLevelM) * (W - PAD.left - PAD.right) : null;
   return (
     <figure data-testid="volume-preview" className="grid gap-2">
-      <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-label={`Curva nivel–volumen de 0 a ${formatNumber(maxLevelM)} m`}>
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full max-w-lg" role="img" aria-label={`Curva nivel–volumen de 0 a ${formatNumber(maxLevelM)} m`}>
         <line x1={PAD.left} y1={H - PAD.bottom} x2={W - PAD.right} y2={H - PAD.bottom} className="stroke-border" />
         <line x1={PAD.left} y1={PAD.top} x2={PAD.left} y2={H - PAD.bottom} className="stroke-border" />
         {drawn ? <path d={drawn.path} fill="none" strokeWidth={2.5} className="stroke-primary" /> : null}
         {crestX !== null ? (
           <g data-testid="preview-crest">
             <line x1={crestX} y1={PAD.top} x2={crestX} y2={H - PAD.bottom} strokeDasharray="4 4" strokeWidth={1.5} className="stroke-warn" />
-            <text x={crestX - 4} y={PAD.top + 10} textAnchor="end" className="fill-muted-foreground text-[11px]">
+            <text x={crestX - 4} y={PAD.top + 10} textAnchor="end" className="fill-muted-foreground text-[13px]">
               Vertedero
             </text>
           </g>
         ) : null}
-        <text x={PAD.left} y={H - 8} className="fill-muted-foreground text-[11px]">
+        <text x={PAD.left} y={H - 8} className="fill-muted-foreground text-[13px]">
           0 m
         </text>
-        <text x={W - PAD.right} y={H - 8} textAnchor="end" className="fill-muted-foreground text-[11px]">
+        <text x={W - PAD.right} y={H - 8} textAnchor="end" className="fill-muted-foreground text-[13px]">
           {formatNumber(maxLevelM)} m
         </text>
-        <text x={PAD.left - 6} y={PAD.top + 10} textAnchor="end" className="fill-muted-foreground text-[11px]">
+        <text x={PAD.left - 6} y={PAD.top + 10} textAnchor="end" className="fill-muted-foreground text-[13px]">
           {drawn ? formatVolume(drawn.maxVolume) : ''}
         </text>
-        <text x={PAD.left - 6} y={H - PAD.bottom} textAnchor="end" className="fill-muted-foreground text-[11px]">
+        <text x={PAD.left - 6} y={H - PAD.bottom} textAnchor="end" className="fill-muted-foreground text-[13px]">
           0
         </text>
       </svg>
