@@ -9,6 +9,7 @@ import { AlarmRulesButton } from '@/features/alarms/components/alarm-rules-dialo
 import { DeviceAlarms } from '@/features/alarms/components/device-alarms';
 import { DeviceControlPanel } from '@/features/devices/components/device-control-panel';
 import { DeviceAdminActions } from '@/features/device-admin/components/device-admin-actions';
+import { GeometryButton } from '@/features/water/components/geometry-dialog';
 import { NewDeviceDialog } from '@/features/device-admin/components/new-device-dialog';
 import { DeviceList } from '@/features/devices/components/device-list';
 import { useDevices } from '@/features/devices/hooks/use-devices';
@@ -56,6 +57,7 @@ export default function DevicesRoute() {
                   <div className="grid gap-3">
                     <DeviceAdminActions device={selected} />
                     <AlarmRulesButton device={selected} />
+                    {selected.type === 'level_sensor' ? <GeometryButton device={selected} /> : null}
                   </div>
                 ) : undefined
               }
