@@ -1,8 +1,13 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint, the reference firmware (C++ unit tests + microcontroller size
-// check), unit + API tests (vitest), browser tests (Playwright on Debian's Chromium). Runs every
-// stage even when one fails, then names the tests that failed and prints one closing line of totals.
-import { spawnSync } from 'node:child_process';
+// check), unit + API tests (vitest, on SQLite and again on PostgreSQL), browser tests (Playwright on
+// Debian's Chromium). Runs every stage even when one fails, then prints each stage's time, names the
+// tests that failed and prints one closing line of totals.
+//
+// Stages run side by side (TEST_JOBS at once, 3 by default): each test picks its own free ports and
+// its own databases, so the two vitest passes and the browser tests do not meet. A stage's output is
+// buffered and printed whole when it ends, so parallel stages stay readable.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,56 +17,130 @@ import { stripVTControlCharacters } from 'node:util';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
 const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | postgres | e2e
+const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3));
+const started = Date.now();
 
-const run = (label, cmd, args, env = {}) => {
-  if (only && only !== label) return true;
-  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
-  const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  return res.status === 0;
-};
+/** One stage's output, kept until the stage ends (or streamed when it runs alone). */
+class StageLog {
+  chunks = [];
+  constructor(stream) {
+    this.stream = stream;
+  }
+  write(text) {
+    if (this.stream) process.stdout.write(text);
+    else this.chunks.push(text);
+  }
+  flush() {
+    if (!this.stream) process.stdout.write(this.chunks.join(''));
+    this.chunks = [];
+  }
+}
+
+/** Runs a command with its output into `log`; resolves to {ok, stdout}. */
+const exec = (log, cmd, args, env = {}) =>
+  new Promise((resolve) => {
+    log.write(`\n--- ${cmd} ${args.join(' ')}\n`);
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      log.write(String(d));
+    });
+    child.stderr.on('data', (d) => log.write(String(d)));
+    child.on('error', (err) => {
+      log.write(`${err.message}\n`);
+      resolve({ ok: false, stdout });
+    });
+    child.on('close', (code) => resolve({ ok: code === 0, stdout }));
+  });
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'tools/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
-const stages = [];
-if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
-  const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
-  if (deps.status !== 0) process.exit(1);
-}
-stages.push(['typecheck', workspaces.every((w) => run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w]))]);
-stages.push(['lint', run('lint', 'npx', ['eslint', '.', '--max-warnings=0'])]);
-stages.push(['cycles', run('cycles', 'node', ['tools/check-cycles.mjs'])]);
-
-// The reference firmware (firmware/): build the core's host tests and the virtual board (the
-// unit stage runs it against a server), run the doctest suite, cross-compile the core for the
-// microcontroller and check its size budget.
+const vitestJson = path.join(reports, 'vitest.json');
+const pgJson = path.join(reports, 'vitest-postgres.json');
+const pwJson = path.join(reports, 'playwright.json');
 const doctest = { passed: 0, failed: 0 };
-const firmware = () => {
-  if (only && only !== 'firmware') return true;
-  const built = run('firmware', 'make', ['-C', 'firmware', '-j2']);
+
+// The firmware's host build (core tests + virtual board) is shared: the unit stage runs the virtual
+// board against a server, so it waits for this build rather than racing it in the same directory.
+// Whichever stage asks first starts it; its output is kept for the firmware stage.
+const firmwareBuildLog = new StageLog(false);
+let firmwareBuild;
+const buildFirmware = () => (firmwareBuild ??= exec(firmwareBuildLog, 'make', ['-C', 'firmware', '-j2']).then((r) => r.ok));
+
+// The reference firmware (firmware/): run the doctest suite on the host, cross-compile the core for
+// the microcontroller and check its size budget.
+const firmware = async (log) => {
+  const built = await buildFirmware();
+  for (const chunk of firmwareBuildLog.chunks) log.write(chunk);
   let tested = false;
   if (built) {
-    console.log('\n=== firmware: firmware/build/core-tests');
-    const res = spawnSync('firmware/build/core-tests', [], { cwd: root, encoding: 'utf8' });
-    process.stdout.write(res.stdout ?? '');
-    process.stderr.write(res.stderr ?? '');
-    const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout ?? '');
+    const res = await exec(log, 'firmware/build/core-tests', []);
+    const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout);
     if (summary) {
       doctest.passed = Number(summary[1]);
       doctest.failed = Number(summary[2]);
     }
-    tested = res.status === 0 && summary !== null;
+    tested = res.ok && summary !== null;
   }
-  const sized = run('firmware', 'firmware/scripts/size-check.sh', []);
+  const sized = (await exec(log, 'firmware/scripts/size-check.sh', [])).ok;
   return built && tested && sized;
 };
-stages.push(['firmware', firmware()]);
-const vitestJson = path.join(reports, 'vitest.json');
-stages.push(['unit', run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`])]);
-// The server's API suite again on PostgreSQL (SCALE.md): one database per test server on this
-// machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
-const pgJson = path.join(reports, 'vitest-postgres.json');
-stages.push(['postgres', run('postgres', 'npx', ['vitest', 'run', '--config', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`])]);
-const pwJson = path.join(reports, 'playwright.json');
-stages.push(['e2e', run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson })]);
+
+const vitest = (json, extra = []) => (log) =>
+  exec(log, 'npx', ['vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]).then((r) => r.ok);
+
+// Longest first, so the slow stages start at once and the short ones fill the gaps.
+const stages = [
+  ['e2e', (log) => exec(log, 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }).then((r) => r.ok)],
+  // The server's API suite again on PostgreSQL (docs/decisions): one database per test server on
+  // this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
+  ['postgres', vitest(pgJson, ['--config', 'vitest.postgres.config.ts'])],
+  ['unit', async (log) => {
+    if (!only) await buildFirmware();
+    return vitest(vitestJson)(log);
+  }],
+  ['typecheck', async (log) => {
+    let ok = true;
+    for (const w of workspaces) ok = (await exec(log, 'npx', ['tsc', '--noEmit', '-p', w])).ok && ok;
+    return ok;
+  }],
+  ['lint', (log) => exec(log, 'npx', ['eslint', '.', '--max-warnings=0']).then((r) => r.ok)],
+  ['cycles', (log) => exec(log, 'node', ['tools/check-cycles.mjs']).then((r) => r.ok)],
+  ['firmware', firmware],
+].filter(([name]) => !only || only === name);
+
+if (stages.some(([name]) => ['firmware', 'unit', 'postgres', 'e2e'].includes(name))) {
+  const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
+  if (deps.status !== 0) process.exit(1);
+}
+
+const results = new Map(); // name -> { ok, ms }
+const queue = [...stages];
+const alone = stages.length === 1 || jobs === 1;
+const lane = async () => {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [name, body] = next;
+    const log = new StageLog(alone);
+    const t0 = Date.now();
+    console.log(`=== ${name}: started at ${seconds(t0 - started)}`);
+    let ok = false;
+    try {
+      ok = await body(log);
+    } catch (err) {
+      log.write(`${err?.stack ?? err}\n`);
+    }
+    const ms = Date.now() - t0;
+    results.set(name, { ok, ms });
+    console.log(`\n=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds(ms)}`);
+    log.flush();
+    console.log(`=== ${name}: end of output`);
+  }
+};
+await Promise.all(Array.from({ length: Math.min(jobs, stages.length) }, lane));
 
 let passed = doctest.passed;
 let failed = doctest.failed;
@@ -89,10 +168,17 @@ if (fs.existsSync(pwJson)) {
   collectPlaywrightFailures(p.suites ?? [], failures);
 }
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
-const failedStages = stages.filter(([, ok]) => !ok).map(([name]) => name);
-console.log(`\nStages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+// In the order the stages were declared, as before.
+const ordered = ['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e'].filter((n) => results.has(n));
+console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (${jobs} at once)`);
+console.log(`Stages: ${ordered.map((n) => `${n} ${results.get(n).ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failedStages.length === 0 ? 0 : 1);
+process.exit(ordered.every((n) => results.get(n).ok) ? 0 : 1);
+
+function seconds(ms) {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
 
 function firstLine(message) {
   return stripVTControlCharacters(String(message ?? '')).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';
