@@ -217,10 +217,10 @@ describe('telemetry ingest', () => {
       expect(online.status).toBe('online');
       expect(online.config.offlineAfterS).toBe(1);
       // Offline within 2.5 s (the 1 s timeout plus a tick of the offline check), seen as soon as it happens.
-      const offline = await waitFor(async () => {
+      const offline = (await waitFor(async () => {
         const d = await getDevice(s, cookie, GATE_2);
         return d.status === 'offline' ? d : null;
-      }, 2500, 50);
+      }, 2500, 50))!;
       expect(offline.status).toBe('offline');
       // The last reading stays (the UI decides what to show) and lastSeen does not move.
       expect(offline.reading).toMatchObject({ value: 'cerrada' });
