@@ -16,7 +16,10 @@ import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
-const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | postgres | e2e
+// Optional: the stages to run, e.g. `node tools/test.mjs unit e2e`
+// (typecheck | lint | cycles | firmware | unit | postgres | e2e); all of them when none is named.
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
 const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3));
 const started = Date.now();
 
@@ -100,7 +103,7 @@ const stages = [
   // this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
   ['postgres', vitest(pgJson, ['--config', 'vitest.postgres.config.ts'])],
   ['unit', async (log) => {
-    if (!only) await buildFirmware();
+    if (wanted('firmware')) await buildFirmware();
     return vitest(vitestJson)(log);
   }],
   ['typecheck', async (log) => {
@@ -111,7 +114,7 @@ const stages = [
   ['lint', (log) => exec(log, 'npx', ['eslint', '.', '--max-warnings=0']).then((r) => r.ok)],
   ['cycles', (log) => exec(log, 'node', ['tools/check-cycles.mjs']).then((r) => r.ok)],
   ['firmware', firmware],
-].filter(([name]) => !only || only === name);
+].filter(([name]) => wanted(name));
 
 if (stages.some(([name]) => ['firmware', 'unit', 'postgres', 'e2e'].includes(name))) {
   const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
