@@ -4,9 +4,11 @@
 // Debian's Chromium). Runs every stage even when one fails, then prints each stage's time, names the
 // tests that failed and prints one closing line of totals.
 //
-// Stages run side by side (TEST_JOBS at once, 3 by default): each test picks its own free ports and
-// its own databases, so the two vitest passes and the browser tests do not meet. A stage's output is
-// buffered and printed whole when it ends, so parallel stages stay readable.
+// Stages run side by side in TEST_LANES lanes (2 by default, one per core; TEST_LANES=1 runs them
+// one after another): a lane takes the next stage from one queue as soon as it is free, so the lanes
+// balance themselves whatever each stage costs on the machine at hand. Each test picks its own free
+// ports and its own databases, so the two vitest passes and the browser tests do not meet. A stage's
+// output is buffered and printed whole when it ends, so parallel stages stay readable.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,7 +22,7 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
 // (typecheck | lint | cycles | firmware | unit | postgres | e2e); all of them when none is named.
 const only = process.argv.slice(2);
 const wanted = (name) => only.length === 0 || only.includes(name);
-const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? 3));
+const lanes = Math.max(1, Number(process.env.TEST_LANES ?? 2));
 const started = Date.now();
 
 /** One stage's output, kept until the stage ends (or streamed when it runs alone). */
@@ -96,13 +98,16 @@ const firmware = async (log) => {
 const vitest = (json, extra = []) => (log) =>
   exec(log, 'npx', ['vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]).then((r) => r.ok);
 
-// Longest first, so the slow stages start at once and the short ones fill the gaps.
+// The browser tests and the vitest passes first (the long ones, mostly waiting on servers), the
+// checks after them fill whichever lane frees first.
 const stages = [
   ['e2e', (log) => exec(log, 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }).then((r) => r.ok)],
-  // The server's API suite again on PostgreSQL (docs/decisions): one database per test server on
-  // this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
+  // The server's API suite again on PostgreSQL (docs/operations.md): one database per test server
+  // on this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
   ['postgres', vitest(pgJson, ['--config', 'vitest.postgres.config.ts'])],
   ['unit', async (log) => {
+    // The virtual-board test runs `make` in firmware/ too: two makes in one build directory at once
+    // would write the same objects, so the firmware's build comes first and its make is a no-op.
     if (wanted('firmware')) await buildFirmware();
     return vitest(vitestJson)(log);
   }],
@@ -123,7 +128,7 @@ if (stages.some(([name]) => ['firmware', 'unit', 'postgres', 'e2e'].includes(nam
 
 const results = new Map(); // name -> { ok, ms }
 const queue = [...stages];
-const alone = stages.length === 1 || jobs === 1;
+const alone = stages.length === 1 || lanes === 1;
 const lane = async () => {
   for (let next = queue.shift(); next; next = queue.shift()) {
     const [name, body] = next;
@@ -143,7 +148,7 @@ const lane = async () => {
     console.log(`=== ${name}: end of output`);
   }
 };
-await Promise.all(Array.from({ length: Math.min(jobs, stages.length) }, lane));
+await Promise.all(Array.from({ length: Math.min(lanes, stages.length) }, lane));
 
 let passed = doctest.passed;
 let failed = doctest.failed;
@@ -173,7 +178,7 @@ if (fs.existsSync(pwJson)) {
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 // In the order the stages were declared, as before.
 const ordered = ['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e'].filter((n) => results.has(n));
-console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (${jobs} at once)`);
+console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (${lanes} lanes)`);
 console.log(`Stages: ${ordered.map((n) => `${n} ${results.get(n).ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ordered.every((n) => results.get(n).ok) ? 0 : 1);
