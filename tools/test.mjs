@@ -1,7 +1,14 @@
 #!/usr/bin/env node
 // `npm test`: type check, lint, the reference firmware (C++ unit tests + microcontroller size
-// check), unit + API tests (vitest), browser tests (Playwright on Debian's Chromium). Runs every
-// stage even when one fails, then names the tests that failed and prints one closing line of totals.
+// check), unit + API tests (vitest, on SQLite and again on PostgreSQL), browser tests (Playwright on
+// Debian's Chromium). Runs every stage even when one fails, then prints each stage's time, names the
+// tests that failed and prints one closing line of totals.
+//
+// Stages run side by side in TEST_LANES lanes (2 by default, one per core; TEST_LANES=1 runs them
+// one after another): a lane takes the next stage from one queue as soon as it is free, so the lanes
+// balance themselves whatever each stage costs on the machine at hand. Each test picks its own free
+// ports and its own databases, so the two vitest passes and the browser tests do not meet. A stage's
+// output is buffered and printed whole when it ends, so parallel stages stay readable.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,95 +18,137 @@ import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-test-reports-'));
-const only = process.argv[2]; // optional: typecheck | lint | cycles | firmware | unit | postgres | e2e
+// Optional: the stages to run, e.g. `node tools/test.mjs unit e2e`
+// (typecheck | lint | cycles | firmware | unit | postgres | e2e); all of them when none is named.
+const only = process.argv.slice(2);
+const wanted = (name) => only.length === 0 || only.includes(name);
+const lanes = Math.max(1, Number(process.env.TEST_LANES ?? 2));
+const started = Date.now();
 
-/**
- * Runs one command of a stage; its output is kept and printed whole when it ends (stages run side
- * by side, and interleaved lines would be unreadable). Resolves to whether it exited 0.
- */
-const run = (label, cmd, args, env = {}) =>
+/** One stage's output, kept until the stage ends (or streamed when it runs alone). */
+class StageLog {
+  chunks = [];
+  constructor(stream) {
+    this.stream = stream;
+  }
+  write(text) {
+    if (this.stream) process.stdout.write(text);
+    else this.chunks.push(text);
+  }
+  flush() {
+    if (!this.stream) process.stdout.write(this.chunks.join(''));
+    this.chunks = [];
+  }
+}
+
+/** Runs a command with its output into `log`; resolves to {ok, stdout}. */
+const exec = (log, cmd, args, env = {}) =>
   new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, FORCE_COLOR: '0', ...env } });
-    const out = [];
-    child.stdout.on('data', (c) => out.push(c));
-    child.stderr.on('data', (c) => out.push(c));
-    child.on('close', (code) => {
-      process.stdout.write(`\n=== ${label}: ${cmd} ${args.join(' ')}\n${Buffer.concat(out).toString()}`);
-      resolve(code === 0);
+    log.write(`\n--- ${cmd} ${args.join(' ')}\n`);
+    const child = spawn(cmd, args, {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      log.write(String(d));
+    });
+    child.stderr.on('data', (d) => log.write(String(d)));
+    child.on('error', (err) => {
+      log.write(`${err.message}\n`);
+      resolve({ ok: false, stdout });
+    });
+    child.on('close', (code) => resolve({ ok: code === 0, stdout }));
   });
 
 const workspaces = ['packages/shared', 'apps/server', 'apps/web', 'packages/simulator', 'tools/bench/ingest', 'tools/bench/cluster'];
-if (!only || only === 'firmware' || only === 'unit' || only === 'postgres' || only === 'e2e') {
-  const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
-  if (deps.status !== 0) process.exit(1);
-}
-
-// The reference firmware (firmware/): build the core's host tests and the virtual board (the
-// unit stage runs it against a server), run the doctest suite, cross-compile the core for the
-// microcontroller and check its size budget.
+const vitestJson = path.join(reports, 'vitest.json');
+const pgJson = path.join(reports, 'vitest-postgres.json');
+const pwJson = path.join(reports, 'playwright.json');
 const doctest = { passed: 0, failed: 0 };
-async function firmware() {
-  const built = await run('firmware', 'make', ['-C', 'firmware', '-j2']);
+
+// The firmware's host build (core tests + virtual board) is shared: the unit stage runs the virtual
+// board against a server, so it waits for this build rather than racing it in the same directory.
+// Whichever stage asks first starts it; its output is kept for the firmware stage.
+const firmwareBuildLog = new StageLog(false);
+let firmwareBuild;
+const buildFirmware = () => (firmwareBuild ??= exec(firmwareBuildLog, 'make', ['-C', 'firmware', '-j2']).then((r) => r.ok));
+
+// The reference firmware (firmware/): run the doctest suite on the host, cross-compile the core for
+// the microcontroller and check its size budget.
+const firmware = async (log) => {
+  const built = await buildFirmware();
+  for (const chunk of firmwareBuildLog.chunks) log.write(chunk);
   let tested = false;
   if (built) {
-    const res = spawnSync('firmware/build/core-tests', [], { cwd: root, encoding: 'utf8' });
-    process.stdout.write(`\n=== firmware: firmware/build/core-tests\n${res.stdout ?? ''}${res.stderr ?? ''}`);
-    const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout ?? '');
+    const res = await exec(log, 'firmware/build/core-tests', []);
+    const summary = /\[doctest\] test cases:\s*\d+\s*\|\s*(\d+) passed\s*\|\s*(\d+) failed/.exec(res.stdout);
     if (summary) {
       doctest.passed = Number(summary[1]);
       doctest.failed = Number(summary[2]);
     }
-    tested = res.status === 0 && summary !== null;
+    tested = res.ok && summary !== null;
   }
-  const sized = await run('firmware', 'firmware/scripts/size-check.sh', []);
+  const sized = (await exec(log, 'firmware/scripts/size-check.sh', [])).ok;
   return built && tested && sized;
-}
-
-const vitestJson = path.join(reports, 'vitest.json');
-// The server's API suite again on PostgreSQL (docs/operations.md): one database per test server
-// on this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
-const pgJson = path.join(reports, 'vitest-postgres.json');
-const pwJson = path.join(reports, 'playwright.json');
-
-/** Every stage: its name and what runs it. */
-const STAGES = {
-  typecheck: async () => {
-    let ok = true;
-    for (const w of workspaces) ok = (await run('typecheck', 'npx', ['tsc', '--noEmit', '-p', w])) && ok;
-    return ok;
-  },
-  lint: () => run('lint', 'npx', ['eslint', '.', '--max-warnings=0']),
-  cycles: () => run('cycles', 'node', ['tools/check-cycles.mjs']),
-  firmware,
-  unit: () => run('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]),
-  postgres: () => run('postgres', 'npx', ['vitest', 'run', '--config', 'vitest.postgres.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${pgJson}`]),
-  e2e: () => run('e2e', 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }),
 };
 
-/**
- * Two lanes side by side, each a list run in order, about equally long on this 2-core machine:
- * the two vitest passes in one, the quick checks and then the browser tests in the other. Each
- * suite picks its own free ports and databases, so they do not meet. TEST_LANES=1 runs everything
- * in one lane, in the order below.
- */
-const LANES = process.env.TEST_LANES === '1' ? [['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e']] : [['unit', 'postgres'], ['typecheck', 'lint', 'cycles', 'firmware', 'e2e']];
+const vitest = (json, extra = []) => (log) =>
+  exec(log, 'npx', ['vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]).then((r) => r.ok);
 
-const results = new Map();
-const startedAt = Date.now();
-await Promise.all(
-  LANES.map(async (lane) => {
-    for (const name of lane) {
-      if (only && only !== name) continue;
-      const t0 = Date.now();
-      console.log(`--- ${name} started`);
-      const ok = await STAGES[name]();
-      results.set(name, { ok, seconds: (Date.now() - t0) / 1000 });
-      console.log(`--- ${name} ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+// The browser tests and the vitest passes first (the long ones, mostly waiting on servers), the
+// checks after them fill whichever lane frees first.
+const stages = [
+  ['e2e', (log) => exec(log, 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }).then((r) => r.ok)],
+  // The server's API suite again on PostgreSQL (docs/operations.md): one database per test server
+  // on this machine's PostgreSQL (TEST_PG_ADMIN_URL), created and dropped by the tests.
+  ['postgres', vitest(pgJson, ['--config', 'vitest.postgres.config.ts'])],
+  ['unit', async (log) => {
+    // The virtual-board test runs `make` in firmware/ too: two makes in one build directory at once
+    // would write the same objects, so the firmware's build comes first and its make is a no-op.
+    if (wanted('firmware')) await buildFirmware();
+    return vitest(vitestJson)(log);
+  }],
+  ['typecheck', async (log) => {
+    let ok = true;
+    for (const w of workspaces) ok = (await exec(log, 'npx', ['tsc', '--noEmit', '-p', w])).ok && ok;
+    return ok;
+  }],
+  ['lint', (log) => exec(log, 'npx', ['eslint', '.', '--max-warnings=0']).then((r) => r.ok)],
+  ['cycles', (log) => exec(log, 'node', ['tools/check-cycles.mjs']).then((r) => r.ok)],
+  ['firmware', firmware],
+].filter(([name]) => wanted(name));
+
+if (stages.some(([name]) => ['firmware', 'unit', 'postgres', 'e2e'].includes(name))) {
+  const deps = spawnSync('node', ['tools/ensure-system-deps.mjs'], { cwd: root, stdio: 'inherit' });
+  if (deps.status !== 0) process.exit(1);
+}
+
+const results = new Map(); // name -> { ok, ms }
+const queue = [...stages];
+const alone = stages.length === 1 || lanes === 1;
+const lane = async () => {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const [name, body] = next;
+    const log = new StageLog(alone);
+    const t0 = Date.now();
+    console.log(`=== ${name}: started at ${seconds(t0 - started)}`);
+    let ok = false;
+    try {
+      ok = await body(log);
+    } catch (err) {
+      log.write(`${err?.stack ?? err}\n`);
     }
-  }),
-);
-const stages = Object.keys(STAGES).filter((name) => results.has(name)).map((name) => [name, results.get(name).ok]);
+    const ms = Date.now() - t0;
+    results.set(name, { ok, ms });
+    console.log(`\n=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds(ms)}`);
+    log.flush();
+    console.log(`=== ${name}: end of output`);
+  }
+};
+await Promise.all(Array.from({ length: Math.min(lanes, stages.length) }, lane));
 
 let passed = doctest.passed;
 let failed = doctest.failed;
@@ -127,12 +176,17 @@ if (fs.existsSync(pwJson)) {
   collectPlaywrightFailures(p.suites ?? [], failures);
 }
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
-const failedStages = stages.filter(([, ok]) => !ok).map(([name]) => name);
-const time = (seconds) => (seconds >= 60 ? `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s` : `${seconds.toFixed(1)} s`);
-console.log(`\nStage times: ${[...results].map(([name, r]) => `${name} ${time(r.seconds)}`).join(', ')}; total ${time((Date.now() - startedAt) / 1000)}`);
-console.log(`Stages: ${stages.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+// In the order the stages were declared, as before.
+const ordered = ['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e'].filter((n) => results.has(n));
+console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (${lanes} lanes)`);
+console.log(`Stages: ${ordered.map((n) => `${n} ${results.get(n).ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
-process.exit(failedStages.length === 0 ? 0 : 1);
+process.exit(ordered.every((n) => results.get(n).ok) ? 0 : 1);
+
+function seconds(ms) {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
 
 function firstLine(message) {
   return stripVTControlCharacters(String(message ?? '')).split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 300) ?? '';

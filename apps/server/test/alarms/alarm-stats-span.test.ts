@@ -6,8 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORDS, sessionCookieOf } from '../helpers/server';
-import { killAll, spawnServer, type Child } from '../helpers/child-server';
+import { killAll, signIn, spawnServer, type Child } from '../helpers/child-server';
 
 /** Resident memory of a process from /proc: now (VmRSS) and its peak so far (VmHWM), in bytes. */
 function memoryOf(pid: number): { rss: number; peak: number } | null {
@@ -52,13 +51,7 @@ describe('/alarms/stats over absurd spans (server as a child process)', () => {
     // A production-like heap cap: a slot per window would exhaust it at once.
     server = await spawnServer(dataDir, { NODE_OPTIONS: '--max-old-space-size=256' });
     children.push(server);
-    const login = await fetch(`${server.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(DEMO_PASSWORDS.viewer),
-    });
-    expect(login.status).toBe(200);
-    viewer = sessionCookieOf(login);
+    viewer = await signIn(server, 'viewer');
   });
   afterAll(async () => {
     await killAll(children);

@@ -97,8 +97,12 @@ describe('device administration', () => {
 
       await expectApiError(await postTelemetry(s, gateMsg(GATE_2, 'cerrada')), 403, 'DEVICE_DISABLED');
       await expectApiError(await longPoll(s, GATE_2, { wait: '0' }), 403, 'DEVICE_DISABLED');
-      await sleep(1100); // a tick of the offline check
-      expect(await getDevice(s, viewer, GATE_2)).toMatchObject({ enabled: false, status: 'offline' });
+      // Offline by the next tick of the offline check (1 s), seen as soon as it happens.
+      const offline = (await waitFor(async () => {
+        const d = await getDevice(s, viewer, GATE_2);
+        return d.status === 'offline' ? d : null;
+      }, 1100, 50))!;
+      expect(offline).toMatchObject({ enabled: false, status: 'offline' });
       await expectApiError(await issueCommand(s, operator, GATE_2, 'abrir'), 409, 'DEVICE_OFFLINE');
 
       const disabled = await auditOf(s, admin, GATE_2, 'device.disabled');

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from './net';
 import { testDatabaseEnv } from './postgres';
 import { sleep } from './protocol';
+import { DEMO_PASSWORDS, sessionCookieOf, type DemoRole } from './server';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -57,6 +58,20 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
     await sleep(100);
   }
   return { proc, url, output: () => out, exited };
+}
+
+/**
+ * Signs in with a demo account on a server reached by its URL (a child process, a cluster instance,
+ * a load balancer in front of them) and returns the session cookie; anything but 200 is an error.
+ */
+export async function signIn(at: { url: string }, role: DemoRole = 'admin'): Promise<string> {
+  const res = await fetch(`${at.url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: at.url },
+    body: JSON.stringify(DEMO_PASSWORDS[role]),
+  });
+  if (res.status !== 200) throw new Error(`sign-in as ${role} on ${at.url}: ${res.status} ${await res.text()}`);
+  return sessionCookieOf(res);
 }
 
 export function killGroup(child: Child, signal: NodeJS.Signals): void {

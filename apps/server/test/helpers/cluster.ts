@@ -2,13 +2,13 @@
 // Redis of the test's own, each with its embedded broker: the set-up of SCALE.md on one machine.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { killAll, spawnServer, type Child } from './child-server';
+import { killAll, signIn, spawnServer, type Child } from './child-server';
 import { freePort } from './net';
 import { createTestDatabase, dropTestDatabase } from './postgres';
 import pg from 'pg';
 import { openLive, type LiveSocket } from './protocol';
 import { startRedis, type TestRedis } from './redis-server';
-import { DEMO_PASSWORDS, sessionCookieOf, tempDataDir, type DemoRole } from './server';
+import { tempDataDir, type DemoRole } from './server';
 
 export interface Instance {
   name: string;
@@ -74,15 +74,7 @@ export async function startCluster(names: string[], env: Record<string, string> 
     databaseUrl,
     metricsToken,
     add,
-    login: async (at, role = 'operator') => {
-      const res = await fetch(`${at.url}/api/v1/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: at.url },
-        body: JSON.stringify(DEMO_PASSWORDS[role]),
-      });
-      if (res.status !== 200) throw new Error(`login on ${at.url}: ${res.status} ${await res.text()}`);
-      return sessionCookieOf(res);
-    },
+    login: (at, role = 'operator') => signIn(at, role),
     live: async (at, cookie) => {
       const opened = await openLive(at, { cookie, origin: at.url });
       if (!opened.live) throw new Error(`live socket on ${at.url} refused: ${opened.status}`);

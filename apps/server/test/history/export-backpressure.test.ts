@@ -27,7 +27,21 @@ function countingSource(): { rows: RowSource; read: () => number } {
   return { rows, read: () => read };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 1500));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (at most 1.5 s) until the writer has stopped reading: the count holds still for 200 ms. */
+async function stoppedReading(read: () => number): Promise<void> {
+  const deadline = Date.now() + 1500;
+  let last = -1;
+  while (read() !== last && Date.now() < deadline) {
+    last = read();
+    await sleep(200);
+  }
+}
+
+// A window in which nothing may happen: a writer ignoring backpressure reads the whole source in
+// a few milliseconds, so half a second is plenty to see it.
+const quietWindow = () => sleep(500);
 
 // The writers must stop reading rows while nobody takes their output: ExcelJS's sheet streams
 // ignore backpressure, so the xlsx writer watches their buffers itself (ExcelJS internals).
@@ -40,11 +54,11 @@ describe('export backpressure', () => {
       const out = new PassThrough({ highWaterMark: 256 * 1024 });
       const source = countingSource();
       const done = write(out, source.rows);
-      await settle();
+      await stoppedReading(source.read);
       const ahead = source.read();
       expect(ahead).toBeGreaterThan(0);
       expect(ahead).toBeLessThan(TOTAL / 4);
-      await settle();
+      await quietWindow();
       expect(source.read()).toBe(ahead);
 
       out.destroy();

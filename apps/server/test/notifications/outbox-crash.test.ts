@@ -7,16 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Delivery } from '@agua/shared';
-import { groupGone, killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
+import { groupGone, killAll, killGroup, signIn, spawnServer, type Child } from '../helpers/child-server';
 import { LEVEL_2, levelMsg, waitFor } from '../helpers/protocol';
 import { startReceiver, type HttpReceiver } from '../helpers/receivers';
-import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
-
-async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_PASSWORDS.admin) });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res);
-}
+import { demoKey } from '../helpers/server';
 
 async function log(url: string, cookie: string): Promise<Delivery[]> {
   const res = await fetch(`${url}/api/v1/notifications?limit=200`, { headers: { cookie } });
@@ -40,7 +34,7 @@ describe('the outbox across a SIGKILL', () => {
     const env = { PUBLIC_URL: 'http://agua.test/' };
     const first = await spawnServer(dataDir, env);
     children.push(first);
-    const cookie = await signIn(first.url);
+    const cookie = await signIn(first);
     const created = await fetch(`${first.url}/api/v1/webhooks`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json', origin: first.url },
@@ -66,7 +60,7 @@ describe('the outbox across a SIGKILL', () => {
     hook.answers.length = 0; // from now on it answers 200
     const second = await spawnServer(dataDir, env);
     children.push(second);
-    const cookie2 = await signIn(second.url);
+    const cookie2 = await signIn(second);
     const mine = async () => (await log(second.url, cookie2)).filter((d) => d.recipient.id === webhookId);
     const delivered = (await waitFor(async () => {
       const rows = await mine();

@@ -11,7 +11,8 @@ import { topics } from '@agua/shared';
 import { jsonOf } from '../helpers/api';
 import { freePort, waitForPort } from '../helpers/net';
 import { LEVEL_1, LEVEL_2, countReadings, levelMsg, postTelemetry, publishQos1, waitFor } from '../helpers/protocol';
-import { DEMO_PASSWORDS, demoKey, sessionCookieOf, startServer, type TestServer } from '../helpers/server';
+import { demoKey, startServer, type TestServer } from '../helpers/server';
+import { signIn } from '../helpers/child-server';
 
 const CONFIG = fileURLToPath(new URL('../../../../deploy/haproxy.cfg', import.meta.url));
 const CLIENT = '127.0.0.2';
@@ -66,9 +67,7 @@ describe('behind deploy/haproxy.cfg', () => {
       req.end(body);
     });
     expect(failed).toBe(401);
-    const admin = await fetch(`http://127.0.0.1:${httpPort}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_PASSWORDS.admin) });
-    expect(admin.status).toBe(200);
-    const cookie = sessionCookieOf(admin);
+    const cookie = await signIn({ url: `http://127.0.0.1:${httpPort}` }, 'admin');
     const audit = await jsonOf<{ items: { username: string | null; ip: string | null }[] }>(
       await fetch(`http://127.0.0.1:${httpPort}/api/v1/audit?action=auth.login_failed&limit=50`, { headers: { cookie } }),
     );
@@ -78,8 +77,7 @@ describe('behind deploy/haproxy.cfg', () => {
   });
 
   it('the live socket works through the balancer and gets a reading sent through it', async () => {
-    const login = await fetch(`http://127.0.0.1:${httpPort}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_PASSWORDS.viewer) });
-    const cookie = sessionCookieOf(login);
+    const cookie = await signIn({ url: `http://127.0.0.1:${httpPort}` }, 'viewer');
     const ws = new WebSocket(`ws://127.0.0.1:${httpPort}/api/v1/live`, { headers: { cookie, origin: `http://127.0.0.1:${httpPort}` } });
     const frames: { type: string; data: { deviceId?: string; reading?: { value: number } } }[] = [];
     ws.on('message', (m) => frames.push(JSON.parse(m.toString())));

@@ -5,19 +5,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORDS, demoKey, sessionCookieOf } from '../helpers/server';
-import { LEVEL_1, LEVEL_2, levelMsg } from '../helpers/protocol';
-import { groupGone, killAll, killGroup, spawnServer, type Child } from '../helpers/child-server';
+import { LEVEL_1, LEVEL_2, levelMsg, postTelemetry } from '../helpers/protocol';
+import { groupGone, killAll, killGroup, signIn, spawnServer, type Child } from '../helpers/child-server';
 import { storedRows } from '../helpers/stored';
-
-function post(url: string, body: unknown): Promise<Response> {
-  const deviceId = (Array.isArray(body) ? body[0] : body).deviceId as string;
-  return fetch(`${url}/api/v1/telemetry`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': demoKey(deviceId) },
-    body: JSON.stringify(body),
-  });
-}
 
 describe('durability: 202 means committed', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agua-durability-'));
@@ -33,14 +23,14 @@ describe('durability: 202 means committed', () => {
 
     // 30 concurrent posts (group commit) for one device…
     const concurrent = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => post(first.url, levelMsg(LEVEL_2, i / 10, { seq: i, boot: 'dur-c', ts: Date.now() - 60_000 + i }))),
+      Array.from({ length: 30 }, (_, i) => postTelemetry(first, levelMsg(LEVEL_2, i / 10, { seq: i, boot: 'dur-c', ts: Date.now() - 60_000 + i }))),
     );
     expect(concurrent.map((r) => r.status)).toEqual(Array(30).fill(202));
 
     // …then 50 in quick succession for another, each awaited, and SIGKILL right after the last 202.
     const values = Array.from({ length: 50 }, (_, i) => Math.round((1 + i * 0.137) * 1000) / 1000);
     for (let i = 0; i < values.length; i++) {
-      const res = await post(first.url, levelMsg(LEVEL_1, values[i], { seq: i, boot: 'dur' }));
+      const res = await postTelemetry(first, levelMsg(LEVEL_1, values[i], { seq: i, boot: 'dur' }));
       if (res.status !== 202) throw new Error(`post ${i}: ${res.status} ${await res.text()}`);
       if (i === values.length - 1) killGroup(first, 'SIGKILL'); // before even reading the body
       else await res.arrayBuffer();
@@ -53,13 +43,7 @@ describe('durability: 202 means committed', () => {
     // Restart on the same DATA_DIR.
     const second = await spawnServer(dataDir);
     children.push(second);
-    const login = await fetch(`${second.url}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(DEMO_PASSWORDS.operator),
-    });
-    expect(login.status).toBe(200);
-    const cookie = sessionCookieOf(login);
+    const cookie = await signIn(second, 'operator');
     const devices = (await (await fetch(`${second.url}/api/v1/devices`, { headers: { cookie } })).json()) as Array<{
       id: string;
       lastSeen: string | null;
@@ -72,7 +56,7 @@ describe('durability: 202 means committed', () => {
     expect(d2.reading).toMatchObject({ value: 2.9 });
 
     // The dedupe record was committed with the reading: a resend after the restart is a duplicate.
-    const resend = await post(second.url, levelMsg(LEVEL_1, values.at(-1), { seq: values.length - 1, boot: 'dur' }));
+    const resend = await postTelemetry(second, levelMsg(LEVEL_1, values.at(-1), { seq: values.length - 1, boot: 'dur' }));
     expect(await resend.json()).toEqual({ accepted: 0, duplicates: 1, commands: [] });
 
     // Stop the second server cleanly, then count rows in the file itself.

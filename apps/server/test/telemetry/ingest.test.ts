@@ -13,7 +13,6 @@ import {
   levelMsg,
   postTelemetry,
   readingRows,
-  sleep,
   waitFor,
 } from '../helpers/protocol';
 import { sqlGet } from '../helpers/sql';
@@ -217,8 +216,11 @@ describe('telemetry ingest', () => {
       const online = await getDevice(s, cookie, GATE_2);
       expect(online.status).toBe('online');
       expect(online.config.offlineAfterS).toBe(1);
-      await sleep(2500);
-      const offline = await getDevice(s, cookie, GATE_2);
+      // Offline within 2.5 s (the 1 s timeout plus a tick of the offline check), seen as soon as it happens.
+      const offline = (await waitFor(async () => {
+        const d = await getDevice(s, cookie, GATE_2);
+        return d.status === 'offline' ? d : null;
+      }, 2500, 50))!;
       expect(offline.status).toBe('offline');
       // The last reading stays (the UI decides what to show) and lastSeen does not move.
       expect(offline.reading).toMatchObject({ value: 'cerrada' });
