@@ -3,8 +3,8 @@ import type { EventBus } from '../../lib/event-bus';
 import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
-import { GroupCommit } from './group-commit';
-import type { ReadingToStore } from './readings.writer';
+import { GroupCommit } from '../../storage/ingest/group-commit';
+import type { ReadingRow } from '../../storage/ingest/rows';
 import { validateTelemetry, type ValidMessage } from './telemetry.validate';
 
 export interface IngestResult {
@@ -23,12 +23,12 @@ export interface StagedAlarms<C> {
 
 /** Evaluates the alarms of readings about to be stored (the alarm engine; ADR 009). */
 export interface ReadingAlarms<C> {
-  stageReadings(items: ReadingToStore[]): StagedAlarms<C>;
+  stageReadings(items: ReadingRow[]): StagedAlarms<C>;
 }
 
 /** The writer of readings, with the alarm changes to commit beside them. */
 export interface ReadingsStore<C> {
-  write(items: ReadingToStore[], changes: C[]): Promise<boolean[]>;
+  write(items: ReadingRow[], changes: C[]): Promise<boolean[]>;
   /**
    * Group commits it may be handed at once (default 1). The writes of alarm changes must still be
    * stored in the order they are handed over: each was computed on top of the one before.
@@ -42,7 +42,7 @@ export interface ReadingsStore<C> {
  * current reading and the browsers.
  */
 export class TelemetryService<C = unknown> {
-  private readonly commits: GroupCommit<ReadingToStore, boolean>;
+  private readonly commits: GroupCommit<ReadingRow, boolean>;
 
   constructor(
     writer: ReadingsStore<C>,
@@ -79,7 +79,7 @@ export class TelemetryService<C = unknown> {
     return { accepted, duplicates: fresh.length - accepted };
   }
 
-  private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingToStore {
+  private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingRow {
     const status =
       m.valueNum !== null
         ? levelStatus(m.valueNum, levelThresholdsOf(device.settings))
@@ -88,21 +88,21 @@ export class TelemetryService<C = unknown> {
   }
 
   /**
-   * A gate judged stuck (travel timeout, PROTOCOL.md "Commands") is reported as a fault: a `falla`
+   * A gate judged stuck (travel timeout, docs/protocol.md "Commands") is reported as a fault: a `falla`
    * reading recorded by the server, so the fault shows as the gate's state, in its current
    * reading and in its history. It does not count as hearing the device.
    */
   async recordGateFault(deviceId: string, nowMs = Date.now()): Promise<void> {
     const device = this.devices.get(deviceId);
     if (!device || device.type !== 'motorized_gate') return;
-    const item: ReadingToStore = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
+    const item: ReadingRow = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
     const fresh = await this.commits.submit([item]);
     this.publishNewest(deviceId, [item], fresh);
   }
 
   /** Only the newest new reading can become current; older ones (late batches) are history. */
-  private publishNewest(deviceId: string, items: ReadingToStore[], fresh: boolean[]): void {
-    let newest: ReadingToStore | undefined;
+  private publishNewest(deviceId: string, items: ReadingRow[], fresh: boolean[]): void {
+    let newest: ReadingRow | undefined;
     items.forEach((r, i) => {
       if (fresh[i] && isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
     });
@@ -115,8 +115,8 @@ export class TelemetryService<C = unknown> {
 }
 
 /** Marks the newest reading of a message or batch (one device): alarms are evaluated on it, as on the current reading. */
-function markNewest(items: ReadingToStore[]): void {
-  let newest: ReadingToStore | undefined;
+function markNewest(items: ReadingRow[]): void {
+  let newest: ReadingRow | undefined;
   for (const r of items) if (isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
   if (newest) newest.newestInMessage = true;
 }

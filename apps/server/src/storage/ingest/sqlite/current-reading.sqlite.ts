@@ -1,24 +1,13 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ReadingStatus } from '@agua/shared';
-
-/** A device's newest reading of a commit, as the readings writer hands it over. */
-export interface CurrentReadingWrite {
-  deviceId: string;
-  tsMs: number;
-  valueNum: number | null;
-  valueText: string | null;
-  status: ReadingStatus;
-  /** When the device was heard sending it; null for a reading the server recorded itself (a travel fault). */
-  heardMs: number | null;
-}
+import type { CurrentReadingRow } from '../rows';
 
 /**
  * The stored side of a device's live state that readings move: current reading, gate state and
- * lastSeen. Part of the devices feature — the only writer of the `devices` table — but run by the
- * readings writer on its own connection, inside the transaction that stores the readings, so a
+ * lastSeen. The ingest store is the only writer of these columns; the readings writer runs this
+ * on its own connection, inside the transaction that stores the readings, so a
  * reading and the state it caused are committed together or not at all.
  */
-export class CurrentReadingStore {
+export class SqliteCurrentReadingWriter {
   private readonly update: BetterSqlite3.Statement;
 
   constructor(sqlite: BetterSqlite3.Database) {
@@ -32,7 +21,7 @@ export class CurrentReadingStore {
   }
 
   /** Must run inside the readings' transaction. */
-  write(r: CurrentReadingWrite): void {
+  write(r: CurrentReadingRow): void {
     this.update.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, r.heardMs, r.heardMs, r.deviceId, r.tsMs);
   }
 }

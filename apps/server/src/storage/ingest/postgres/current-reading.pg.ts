@@ -1,5 +1,5 @@
 /**
- * CurrentReadingStore on PostgreSQL: the statement that moves devices' current reading, gate state
+ * SqliteCurrentReadingWriter on PostgreSQL: the statement that moves devices' current reading, gate state
  * and lastSeen, embedded in the readings writer's last statement of each commit (so that a reading
  * and the state it caused commit together).
  * `newest` names a relation with each device's newest new reading of the commit: device_id, ts_ms,
