@@ -1,4 +1,4 @@
-import type { AlarmChangeRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from './rows';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from './rows';
 
 /**
  * The one writer of the ingest side, for both engines: readings with what they cause (each
@@ -25,6 +25,10 @@ export interface IngestStore {
   claimOutbox(claims: OutboxClaimRow[]): Promise<void>;
   /** Stores the outcome of attempts (sent, to retry, given up). */
   settleOutbox(outcomes: OutboxOutcomeRow[]): Promise<void>;
+  /** Stores a gate state reported outside a reading (an acknowledgement): the `devices` row has this one writer. */
+  writeGateState(row: GateStateRow): Promise<void>;
+  /** Moves devices' lastSeen forward (the devices feature's periodic flush). */
+  writeLastSeen(rows: LastSeenRow[]): Promise<void>;
   /** Forgets seqs whose 24 h window has passed. */
   pruneExpiredSeqs(): Promise<void>;
   /** Forgets a device's seqs (its history was purged). */

@@ -39,6 +39,18 @@ export interface CurrentReadingRow {
   heardMs: number | null;
 }
 
+/** A gate's state as the device or the server established it outside a reading (an acknowledgement). */
+export interface GateStateRow {
+  deviceId: string;
+  state: string;
+}
+
+/** When a device was last heard (kept in memory by the devices feature, flushed every few seconds). */
+export interface LastSeenRow {
+  deviceId: string;
+  lastSeenMs: number;
+}
+
 /** Who a notification is for: a user (e-mail, or push to one of the user's browsers) or a webhook. */
 export interface OutboxTargetRow {
   recipientKind: 'user' | 'webhook';

@@ -4,7 +4,8 @@ import { dayOf, type ReadingPartitions } from '../../postgres/reading-partitions
 import { StorageUnavailableError, type StorageHealth } from '../../storage-health';
 import { AlarmWriteOrder, refusedAlarmWrite } from '../alarm-write-order';
 import type { IngestStore } from '../ingest-store';
-import type { AlarmChangeRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import { writeGateState, writeLastSeen } from './device-state.pg';
 import { PgAlarmChangesWriter } from './alarm-changes.pg';
 import { PgOutboxWriter } from './outbox.pg';
 import { PgReadingsWriter } from './readings.pg';
@@ -86,6 +87,14 @@ export class PostgresIngestStore implements IngestStore {
 
   async settleOutbox(outcomes: OutboxOutcomeRow[]): Promise<void> {
     await this.transaction((client) => this.outbox.settle(client, outcomes));
+  }
+
+  async writeGateState(row: GateStateRow): Promise<void> {
+    await this.onClient((client) => writeGateState(client, row));
+  }
+
+  async writeLastSeen(rows: LastSeenRow[]): Promise<void> {
+    if (rows.length > 0) await this.transaction((client) => writeLastSeen(client, rows));
   }
 
   async pruneExpiredSeqs(): Promise<void> {

@@ -5,7 +5,7 @@ import { copyIn } from '../../postgres/copy-in';
 import { newestPerDevice } from '../current-readings';
 import type { ReadingRow } from '../rows';
 import { SeqRuns, type SeqRun } from '../seq-runs';
-import { updateCurrentReadings } from './current-reading.pg';
+import { updateCurrentReadings } from './device-state.pg';
 
 /**
  * A boot as PostgreSQL keeps it, one-to-one: its text cannot hold U+0000, and the driver's UTF-8

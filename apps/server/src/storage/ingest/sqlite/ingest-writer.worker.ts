@@ -8,6 +8,7 @@ import { openConnection } from '../../database';
 import { AlarmWriteOrder, REFUSED_ALARM_WRITE } from '../alarm-write-order';
 import type { AlarmChangeRow, ReadingRow } from '../rows';
 import { SqliteAlarmChangesWriter } from './alarm-changes.sqlite';
+import { SqliteDeviceStateWriter } from './device-state.sqlite';
 import { SqliteOutboxWriter } from './outbox.sqlite';
 import {
   packedCount,
@@ -30,6 +31,7 @@ const sqlite = openConnection(file);
 const writer = new SqliteReadingsWriter(sqlite);
 const outbox = new SqliteOutboxWriter(sqlite);
 const alarms = new SqliteAlarmChangesWriter(sqlite, outbox);
+const deviceState = new SqliteDeviceStateWriter(sqlite);
 const port = parentPort!;
 /** Failed alarm writes, counted here; each request carries the count the server knew when it made it. */
 const alarmOrder = new AlarmWriteOrder();
@@ -120,6 +122,10 @@ function run(req: Exclude<WriterRequest, WriteRequest>): unknown {
       return outbox.settle(req.outcomes);
     case 'pruneExpiredSeqs':
       return writer.pruneExpiredSeqs(req.nowMs);
+    case 'gateState':
+      return deviceState.writeGateState(req.row);
+    case 'lastSeen':
+      return deviceState.writeLastSeen(req.rows);
     case 'forgetDevice':
       return writer.forgetDevice(req.deviceId);
     case 'pragma':

@@ -3,7 +3,7 @@ import { DUPLICATE_WINDOW_MS } from '@agua/shared';
 import { newestPerDevice } from '../current-readings';
 import type { ReadingRow } from '../rows';
 import { SeqRuns, type SeqRun } from '../seq-runs';
-import { SqliteCurrentReadingWriter } from './current-reading.sqlite';
+import { SqliteDeviceStateWriter } from './device-state.sqlite';
 
 /** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
 const ROWS_PER_INSERT = 64;
@@ -20,7 +20,7 @@ export class SqliteReadingsWriter {
   private readonly runs = new SeqRuns();
   private readonly insertMany: BetterSqlite3.Statement;
   private readonly insertOne: BetterSqlite3.Statement;
-  private readonly currentReadings: SqliteCurrentReadingWriter;
+  private readonly currentReadings: SqliteDeviceStateWriter;
   private readonly insertRun: BetterSqlite3.Statement;
   private readonly updateRun: BetterSqlite3.Statement;
   private readonly deleteRunsBefore: BetterSqlite3.Statement;
@@ -31,7 +31,7 @@ export class SqliteReadingsWriter {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
-    this.currentReadings = new SqliteCurrentReadingWriter(sqlite);
+    this.currentReadings = new SqliteDeviceStateWriter(sqlite);
     this.insertRun = sqlite.prepare(
       `INSERT INTO telemetry_seq_runs (device_id, boot, seq_from, seq_to, first_received_ms, last_received_ms)
        VALUES (?, ?, ?, ?, ?, ?)`,

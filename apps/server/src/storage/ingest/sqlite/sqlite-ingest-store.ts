@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { startWorker } from '../../../lib/worker-thread';
 import { StorageUnavailableError, type StorageHealth } from '../../storage-health';
 import type { IngestStore } from '../ingest-store';
-import type { AlarmChangeRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
 import { packReadings, type WriterAnswers, type WriterFailure, type WriterRequest } from './writer-thread.protocol';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
@@ -81,6 +81,14 @@ export class SqliteIngestStore implements IngestStore {
   /** Forgets seqs whose 24 h window has passed, in memory and on disk. */
   async pruneExpiredSeqs(nowMs = Date.now()): Promise<void> {
     await this.request({ op: 'pruneExpiredSeqs', nowMs });
+  }
+
+  async writeGateState(row: GateStateRow): Promise<void> {
+    await this.request({ op: 'gateState', row });
+  }
+
+  async writeLastSeen(rows: LastSeenRow[]): Promise<void> {
+    await this.request({ op: 'lastSeen', rows });
   }
 
   /** Forgets a device's seqs (its history was purged). */

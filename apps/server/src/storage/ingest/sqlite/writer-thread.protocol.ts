@@ -1,4 +1,4 @@
-import type { AlarmChangeRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
 
 /**
  * What the server asks of the writer thread (readings, alarm changes, the notification outbox);
@@ -15,6 +15,8 @@ export type WriterRequest =
   | { id: number; op: 'outboxClaim'; claims: OutboxClaimRow[] }
   | { id: number; op: 'outboxSettle'; outcomes: OutboxOutcomeRow[] }
   | { id: number; op: 'pruneExpiredSeqs'; nowMs: number }
+  | { id: number; op: 'gateState'; row: GateStateRow }
+  | { id: number; op: 'lastSeen'; rows: LastSeenRow[] }
   | { id: number; op: 'forgetDevice'; deviceId: string }
   | { id: number; op: 'pragma'; statement: string }
   | { id: number; op: 'close' };
