@@ -5,7 +5,9 @@ import type { MsRange } from '../../lib/time';
 import type { JsonArrayFunction } from '../../storage/readings/readings-access';
 
 /** A stored reading as history reads it back; `id` breaks ties between equal timestamps. */
-export type { HistoryRow, RowPosition } from '../../storage/readings/readings-reader';
+import type { HistoryRow, RowPosition } from '../../storage/readings/readings-reader';
+
+export type { HistoryRow, RowPosition };
 
 
 export interface SliceStates {
