@@ -309,7 +309,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log, shelveCritical: config.alarmShelveCritical });
-  const telemetry = createTelemetry({ writer, devices: devices.service, bus, alarms: alarms.readingAlarms, metrics });
+  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({
     config,

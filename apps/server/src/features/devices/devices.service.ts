@@ -4,7 +4,7 @@ import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { LastSeenRow } from '../../storage/ingest/rows';
 import { SOLO, type Placement } from '../../lib/placement';
 import { hashDeviceKey } from './device-keys';
-import { offlineAfterS, toDevice } from './device.mapper';
+import { offlineAfterS, toDevice, toReading } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
 
 /** A device that is only heard (no status change) is re-sent to browsers at most this often. */
@@ -189,16 +189,19 @@ export class DevicesService {
     this.refresh(id);
   }
 
-  /** Makes a reading current when it is newer than the current one (late batches do not move it back). */
-  setCurrentReading(id: string, reading: StoredReading): boolean {
+  /**
+   * A reading was committed: it becomes current when it is newer than the current one (late
+   * batches do not move it back), and then goes to the live sockets (`reading.created`).
+   */
+  readingStored(id: string, reading: StoredReading): void {
     const live = this.state.get(id);
-    if (!live) return false;
+    if (!live) return;
     const current = live.record.reading;
-    if (!isNewerReading(current?.tsMs, reading.tsMs)) return false;
+    if (!isNewerReading(current?.tsMs, reading.tsMs)) return;
     live.record.reading = reading;
     // The reading's transaction already stored the gate state it carries.
     if (reading.valueText && moveGateState(live.record, reading.valueText as GateState)) this.refresh(id, true);
-    return true;
+    this.bus.emit('reading.created', { deviceId: id, reading: toReading(reading) });
   }
 
   /**

@@ -1,4 +1,3 @@
-import type { EventBus } from '../../lib/event-bus';
 import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { AlarmChangeRow } from '../../storage/ingest/rows';
 import type { DevicesService } from '../devices/devices.service';
@@ -9,12 +8,11 @@ export interface TelemetryDeps {
   /** The ingest store (storage/ingest): readings commit there with the alarm changes they cause. */
   writer: IngestStore;
   devices: DevicesService;
-  bus: EventBus;
   /** The alarm engine, its changes converted into the store's rows (alarms.module). */
   alarms: ReadingAlarms<AlarmChangeRow>;
   metrics: Metrics;
 }
 
-export function createTelemetry({ writer, devices, bus, alarms, metrics }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
-  return new TelemetryService(writer, devices, bus, alarms, (readings, seconds) => metrics.committed(readings, seconds));
+export function createTelemetry({ writer, devices, alarms, metrics }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
+  return new TelemetryService(writer, devices, alarms, (readings, seconds) => metrics.committed(readings, seconds));
 }

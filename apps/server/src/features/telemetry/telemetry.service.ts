@@ -1,6 +1,4 @@
 import { gateStatus, isNewerReading, levelStatus, levelThresholdsOf } from '@agua/shared';
-import type { EventBus } from '../../lib/event-bus';
-import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
 import { GroupCommit } from '../../storage/ingest/group-commit';
@@ -47,7 +45,6 @@ export class TelemetryService<C = unknown> {
   constructor(
     writer: ReadingsStore<C>,
     private readonly devices: DevicesService,
-    private readonly bus: EventBus,
     private readonly alarms: ReadingAlarms<C>,
     /** Told of every group commit: its readings and how long it took (metrics). */
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
@@ -107,10 +104,7 @@ export class TelemetryService<C = unknown> {
       if (fresh[i] && isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
     });
     if (!newest) return;
-    const stored = { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs };
-    if (this.devices.setCurrentReading(deviceId, stored)) {
-      this.bus.emit('reading.created', { deviceId, reading: toReading(stored) });
-    }
+    this.devices.readingStored(deviceId, { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs });
   }
 }
 
