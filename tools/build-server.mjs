@@ -14,7 +14,7 @@ export const serverBundle = path.join(distDir, 'server.mjs');
 /** Entry points, by the name of their bundle. */
 const entries = {
   server: 'apps/server/src/server.ts',
-  'readings-writer.worker': 'apps/server/src/features/telemetry/readings-writer.worker.ts',
+  'ingest-writer.worker': 'apps/server/src/storage/ingest/sqlite/ingest-writer.worker.ts',
   'delivery.worker': 'apps/server/src/features/notifications/delivery.worker.ts',
 };
 /** What the bundle is made of: rebuilt when any of these is newer. */

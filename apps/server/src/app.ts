@@ -6,7 +6,6 @@ import type { Config } from './config/env';
 import type { AlarmEngine } from './features/alarms/alarm-engine';
 import { createAlarms, type AlarmsModule } from './features/alarms/alarms.module';
 import alarmsRoutes from './features/alarms/alarms.routes';
-import type { AlarmChange } from './features/alarms/alarms.repository';
 import { createAudit, type AuditModule } from './features/audit/audit.module';
 import auditRoutes from './features/audit/audit.routes';
 import { createAuth, type AuthModule } from './features/auth/auth.module';
@@ -33,8 +32,7 @@ import notificationsRoutes from './features/notifications/notifications.routes';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
-import type { StoreWriter } from './features/telemetry/store-writer';
-import { createTelemetry, openStoreWriter } from './features/telemetry/telemetry.module';
+import { createTelemetry } from './features/telemetry/telemetry.module';
 import type { TelemetryService } from './features/telemetry/telemetry.service';
 import usersRoutes from './features/users/users.routes';
 import { BackgroundJobs } from './lib/background-jobs';
@@ -51,6 +49,9 @@ import openapiPlugin from './plugins/openapi';
 import securityHeadersPlugin from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
+import type { IngestStore } from './storage/ingest/ingest-store';
+import { openIngestStore } from './storage/ingest/open-ingest-store';
+import type { AlarmChangeRow } from './storage/ingest/rows';
 import { openConfiguredStorage, type Storage } from './storage/storage';
 import { createStorageServices, type StorageServices } from './storage/storage.module';
 
@@ -82,9 +83,9 @@ export interface ServerModules {
   auth: AuthModule;
   devices: DevicesModule;
   /** The ingest side's writes (readings, alarm changes, outbox), the engine's own way. */
-  writer: StoreWriter;
+  writer: IngestStore;
   alarms: AlarmsModule;
-  telemetry: TelemetryService<AlarmChange>;
+  telemetry: TelemetryService<AlarmChangeRow>;
   commands: CommandsModule;
   gateway: DeviceGateway;
   mqtt: MqttModule;
@@ -310,10 +311,10 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const metrics = new Metrics(instanceId);
   const audit = createAudit({ db, collapseWindowMs: config.auditCollapseWindowMs, log });
   const auth = createAuth({ config, db, audit: audit.service, bus });
-  const devices = await createDevices({ config, storage, settings, users: auth.users, bus, placement, lastCommand: lastCommandOf(db), log });
-  const writer = openStoreWriter({ config, storage, storageHealth, log });
+  const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
+  const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log, shelveCritical: config.alarmShelveCritical });
-  const telemetry = createTelemetry({ writer, devices: devices.service, bus, alarms: alarms.engine, metrics });
+  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({
     config,

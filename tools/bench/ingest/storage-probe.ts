@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openStorage } from '../../../apps/server/src/storage/database';
-import { SqliteReadingsWriter, type ReadingToStore } from '../../../apps/server/src/features/telemetry/readings.writer';
+import { SqliteReadingsWriter } from '../../../apps/server/src/storage/ingest/sqlite/readings.sqlite';
+import type { ReadingRow as ReadingToStore } from '../../../apps/server/src/storage/ingest/rows';
 
 export interface StorageProbeResult {
   readings: number;

@@ -26,7 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
 
 export interface SqliteStorage {
   engine: 'sqlite';
-  /** The database file, for connections of other threads (the readings writer). */
+  /** The database file, for connections of other threads (the ingest store's writer thread). */
   file: string;
   db: Kysely<Database>;
   /** The raw SQLite handle, for the few hot paths that need prepared statements (readings ingest). */
@@ -43,7 +43,7 @@ export function openConnection(file: string): BetterSqlite3.Database {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  // Two connections write (this thread's and the readings writer's): each waits for the other's commit.
+  // Two connections write (this thread's and the ingest store's writer thread): each waits for the other's commit.
   sqlite.pragma('busy_timeout = 5000');
   return sqlite;
 }

@@ -19,7 +19,7 @@ export const STORAGE_RETRY_AFTER_S = 30;
  */
 const PROBE_AFTER_MS = 2000;
 
-/** The storage could not be reached at all (the readings writer's thread died): the client resends later. */
+/** The storage could not be reached at all (the ingest store's writer thread died): the client resends later. */
 export class StorageUnavailableError extends Error {
   readonly code = 'STORAGE_UNAVAILABLE';
 }

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarm } from '@agua/shared';
-import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
+import { SqliteIngestStore } from '../../src/storage/ingest/sqlite/sqlite-ingest-store';
 import { jsonOf } from '../helpers/api';
 import { LEVEL_1, LEVEL_2, levelMsg, postTelemetry, waitFor } from '../helpers/protocol';
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
@@ -45,7 +45,7 @@ describe('a reading and its alarm: one transaction', () => {
    */
   async function failCommits(): Promise<() => Promise<void>> {
     const { writer: readingsWriter } = s.modules;
-    if (readingsWriter instanceof ReadingsWriterThread) {
+    if (readingsWriter instanceof SqliteIngestStore) {
       await readingsWriter.pragma(`max_page_count = ${Number(await sqlValue(s, 'PRAGMA page_count'))}`);
       return async () => void (await readingsWriter.pragma('max_page_count = 1073741823'));
     }

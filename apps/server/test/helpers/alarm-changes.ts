@@ -1,7 +1,14 @@
+import { toAlarmChangeRow } from '../../src/features/alarms/alarm-change-rows';
 import type { AlarmChange, AlarmRecord } from '../../src/features/alarms/alarms.repository';
+import type { AlarmChangeRow } from '../../src/storage/ingest/rows';
 
-/** A high-high alarm just raised on a device, as the alarm engine hands it to the store. */
-export function raisedAlarm(id: string, atMs: number, deviceId = 'd1'): AlarmChange {
+/** A high-high alarm just raised on a device, as the alarm engine hands it to the ingest store. */
+export function raisedAlarm(id: string, atMs: number, deviceId = 'd1'): AlarmChangeRow {
+  return toAlarmChangeRow(raisedAlarmChange(id, atMs, deviceId));
+}
+
+/** The same, as the alarm engine makes it. */
+export function raisedAlarmChange(id: string, atMs: number, deviceId = 'd1'): AlarmChange {
   const alarm: AlarmRecord = {
     id,
     deviceId,

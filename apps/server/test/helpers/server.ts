@@ -7,7 +7,7 @@ import { buildApp, type ServerModules } from '../../src/app';
 import { loadConfig, type Config } from '../../src/config/env';
 import type { MetricsServer } from '../../src/features/metrics/metrics.routes';
 import type { BackgroundJobs } from '../../src/lib/background-jobs';
-import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
+import { SqliteIngestStore } from '../../src/storage/ingest/sqlite/sqlite-ingest-store';
 import type { SqliteStorage } from '../../src/storage/database';
 import { dropTestDatabase, TEST_ENGINE, testDatabaseEnv } from './postgres';
 
@@ -114,8 +114,8 @@ export function sessionCookieOf(res: Response): string {
 export const demoKey = (deviceId: string) => `demo-key-${deviceId}`;
 
 /** The SQLite storage and writer thread of a server, for the tests about SQLite itself (*.sqlite.test.ts). */
-export function sqliteSide(s: TestServer): { storage: SqliteStorage; writer: ReadingsWriterThread } {
+export function sqliteSide(s: TestServer): { storage: SqliteStorage; writer: SqliteIngestStore } {
   const { storage, writer: readingsWriter } = s.modules;
-  if (storage.engine !== 'sqlite' || !(readingsWriter instanceof ReadingsWriterThread)) throw new Error('this test is about SQLite: run it on SQLite');
+  if (storage.engine !== 'sqlite' || !(readingsWriter instanceof SqliteIngestStore)) throw new Error('this test is about SQLite: run it on SQLite');
   return { storage, writer: readingsWriter };
 }

@@ -5,13 +5,14 @@
 import fs from 'node:fs';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toAlarmChangeRow } from '../../src/features/alarms/alarm-change-rows';
 import type { AlarmChange } from '../../src/features/alarms/alarms.repository';
-import { PostgresStore } from '../../src/features/telemetry/postgres-store';
-import { COPY_FROM_ROWS } from '../../src/features/telemetry/readings.writer.pg';
-import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
+import { PostgresIngestStore } from '../../src/storage/ingest/postgres/postgres-ingest-store';
+import { COPY_FROM_ROWS } from '../../src/storage/ingest/postgres/readings.pg';
+import type { ReadingRow as ReadingToStore } from '../../src/storage/ingest/rows';
 import { dayOf } from '../../src/storage/postgres/reading-partitions';
 import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres/postgres-storage';
-import { raisedAlarm } from '../helpers/alarm-changes';
+import { raisedAlarmChange } from '../helpers/alarm-changes';
 import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { tempDataDir } from '../helpers/server';
 
@@ -49,7 +50,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
     (await storage.pool.query<{ p: string }>('SELECT tableoid::regclass::text AS p FROM readings WHERE ts_ms = $1', [tsMs])).rows.map((r) => r.p);
 
   it('the days ahead have partitions from the start; a past day gets its own when a reading of it arrives', async () => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
     const today = dayOf(Date.now());
     expect(storage.partitions.covers(today)).toBe(true);
     expect(storage.partitions.covers(today + 7)).toBe(true);
@@ -63,7 +64,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it("making a day's partition moves that day's readings out of the default partition, losing none", async () => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 10);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 10);
     const day = dayOf(Date.now()) - 30; // older than this store's retention: lands in the default partition
     const times = [1, 2, 3].map((h) => day * DAY_MS + h * 3_600_000);
     await store.write(times.map((t) => reading('d1', t, null)));
@@ -75,7 +76,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it('retention drops whole days and deletes only what is older than the cutoff in the rest', async () => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
     const today = dayOf(Date.now());
     const old = (today - 5) * DAY_MS + 1000;
     const cutoffDay = today - 3;
@@ -93,8 +94,8 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it('two instances writing the same seqs at once store each reading once, and each seq is new to exactly one', async () => {
-    const a = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
-    const b = new PostgresStore(other.pool, other.partitions, null, log, 365);
+    const a = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
+    const b = new PostgresIngestStore(other.pool, other.partitions, null, log, 365);
     const now = Date.now();
     const batch = Array.from({ length: 200 }, (_, i) => reading('d1', now + i, i, 'race'));
     // Each instance gets the same readings in its own order, in several concurrent batches.
@@ -111,8 +112,8 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it('an instance that remembers a boot\'s runs still sees seqs another instance stored since (its write is checked and made again)', async () => {
-    const a = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
-    const b = new PostgresStore(other.pool, other.partitions, null, log, 365);
+    const a = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
+    const b = new PostgresIngestStore(other.pool, other.partitions, null, log, 365);
     const now = Date.now();
     const at = (seq: number) => reading('d1', now - 5 * 3_600_000 + seq, seq, 'shared');
     expect(await a.write([at(1), at(2)])).toEqual([true, true]); // a reads the row under its lock and remembers it
@@ -133,7 +134,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it('seqs are remembered as runs per (device, boot): gaps, resends, expiry and a purged device', async () => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
     const now = Date.now();
     const base = now - 2 * 3_600_000; // readings' times of their own in this file
     const at = (seq: number, boot = 'runs', receivedMs = now) => ({ ...reading('d1', base + seq, seq, boot), receivedMs });
@@ -170,7 +171,7 @@ describe('PostgreSQL: partitions and deduplication', () => {
     ['a small group, in the JSON of its last statement', 1, -5_000_000],
     ['a large group, by binary COPY', COPY_FROM_ROWS, 2 ** 52 - 1_000],
   ])('values are stored as they were sent by %s: texts of any characters, numbers of any sign and size', async (_, copies, numbersFromTs) => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
     const texts = ["tab\there", 'line\nbreak', "back\\slash \\N 'quoted'", 'cr\rlf', '\\N', 'ñandú ✓ 𝄞'];
     // [value, receivedMs]: every bigint and float8 shape the writer must carry.
     const numbers: [number, number][] = [[-0.5, -86_400_001], [1e300, -1], [5e-324, 0], [-Number.MAX_VALUE, 2 ** 52 + 1]];
@@ -188,8 +189,8 @@ describe('PostgreSQL: partitions and deduplication', () => {
   });
 
   it('alarm changes handed over one after another are stored in that order, even while readings commit beside them', async () => {
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
-    const raised = raisedAlarm('alm_order', 1000);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
+    const raised = raisedAlarmChange('alm_order', 1000);
     const { alarm } = raised;
     const acked: AlarmChange = {
       alarm: { ...alarm, state: 'ack', ackedAtMs: 2000, ackComment: 'visto' },
@@ -204,10 +205,10 @@ describe('PostgreSQL: partitions and deduplication', () => {
     // Handed over without waiting, as the engine does: the insert, then two updates of the same row,
     // one of them with readings.
     await Promise.all([
-      store.writeAlarms([raised]),
+      store.writeAlarms([toAlarmChangeRow(raised)]),
       store.write([reading('d1', Date.now(), null)]),
-      store.writeAlarms([acked]),
-      store.write([reading('d1', Date.now(), null)], [returned]),
+      store.writeAlarms([toAlarmChangeRow(acked)]),
+      store.write([reading('d1', Date.now(), null)], [toAlarmChangeRow(returned)]),
     ]);
     const row = (await storage.pool.query<{ state: string }>("SELECT state FROM alarms WHERE id = 'alm_order'")).rows[0];
     expect(row?.state).toBe('cleared');

@@ -6,7 +6,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../../src/features/telemetry/postgres-store';
+import { PostgresIngestStore } from '../../src/storage/ingest/postgres/postgres-ingest-store';
 import * as p001 from '../../src/storage/postgres/migrations/001-baseline';
 import * as p002 from '../../src/storage/postgres/migrations/002-seq-boots';
 import { openPostgresStorage, type PostgresStorage } from '../../src/storage/postgres/postgres-storage';
@@ -59,7 +59,7 @@ describe('PostgreSQL migration 002: seqs become runs', () => {
 
     // A resend across the upgrade is a duplicate; the seq after it is new.
     storage = await openPostgresStorage(url, { log, hold: 'shared' });
-    const store = new PostgresStore(storage.pool, storage.partitions, null, log, 365);
+    const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
     const reading = (seq: number) => ({ deviceId: 'd1', tsMs: now + seq, valueNum: 1, valueText: null, status: 'normal' as const, seq, boot: 'b1', receivedMs: Date.now(), fromDevice: true });
     expect(await store.write([reading(2), reading(11), reading(12), reading(4)])).toEqual([false, false, true, true]);
   });

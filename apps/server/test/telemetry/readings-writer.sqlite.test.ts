@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStorage, type SqliteStorage as Storage } from '../../src/storage/database';
 import * as m001 from '../../src/storage/migrations/001-initial';
 import * as m002 from '../../src/storage/migrations/002-readings-covering-index';
-import { SqliteReadingsWriter, type ReadingToStore } from '../../src/features/telemetry/readings.writer';
+import { SqliteReadingsWriter } from '../../src/storage/ingest/sqlite/readings.sqlite';
+import type { ReadingRow as ReadingToStore } from '../../src/storage/ingest/rows';
 import { tempDataDir } from '../helpers/server';
 
 const NOW = Date.now();

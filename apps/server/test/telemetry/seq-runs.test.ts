@@ -1,7 +1,7 @@
 // The deduplication memory on its own: runs of consecutive seqs, the 24 h window, the hourly
 // split, and the journal that undoes a failed transaction.
 import { describe, expect, it } from 'vitest';
-import { RUN_SPAN_MS, SeqRuns } from '../../src/features/telemetry/seq-runs';
+import { RUN_SPAN_MS, SeqRuns } from '../../src/storage/ingest/seq-runs';
 
 const DAY = 24 * 3600 * 1000;
 const T0 = 1_800_000_000_000;

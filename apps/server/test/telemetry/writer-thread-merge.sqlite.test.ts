@@ -5,8 +5,8 @@
 import fs from 'node:fs';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ReadingsWriterThread } from '../../src/features/telemetry/readings-writer.thread';
-import type { ReadingToStore } from '../../src/features/telemetry/readings.writer';
+import { SqliteIngestStore } from '../../src/storage/ingest/sqlite/sqlite-ingest-store';
+import type { ReadingRow as ReadingToStore } from '../../src/storage/ingest/rows';
 import { openStorage, type SqliteStorage } from '../../src/storage/database';
 import { StorageUnavailableError } from '../../src/storage/storage-health';
 import { raisedAlarm } from '../helpers/alarm-changes';
@@ -20,7 +20,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function openThread(): Promise<{ storage: SqliteStorage; writer: ReadingsWriterThread }> {
+async function openThread(): Promise<{ storage: SqliteStorage; writer: SqliteIngestStore }> {
   const dir = tempDataDir();
   const storage = await openStorage(dir);
   for (const id of ['d1', 'd2']) {
@@ -28,7 +28,7 @@ async function openThread(): Promise<{ storage: SqliteStorage; writer: ReadingsW
       .prepare(`INSERT INTO devices (id, name, location, type, config_json, created_at_ms, updated_at_ms) VALUES (?, ?, 'x', 'level_sensor', '{}', 0, 0)`)
       .run(id, id.toUpperCase());
   }
-  const writer = new ReadingsWriterThread(storage.file, null, log);
+  const writer = new SqliteIngestStore(storage.file, null, log);
   cleanups.push(async () => {
     await writer.close();
     await storage.close();

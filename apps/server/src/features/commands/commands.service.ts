@@ -251,7 +251,7 @@ export class CommandsService {
 
   /** A late acknowledgement does not change its command, but the gate state it carries is real. */
   private async applyReportedState(deviceId: string, ack: CommandAck): Promise<void> {
-    if (ack.state && this.devices.get(deviceId)?.type === 'motorized_gate') await this.devices.setGateState(deviceId, ack.state);
+    if (ack.state) await this.devices.setGateState(deviceId, ack.state);
   }
 
   /**
@@ -269,8 +269,8 @@ export class CommandsService {
       await this.applyReportedState(deviceId, ack);
       return c.status;
     }
-    const gateState = ack.state && this.devices.get(deviceId)?.type === 'motorized_gate' ? ack.state : undefined;
-    await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now(), gateState);
+    // Whether the state is a gate's to change is the devices feature's one door to decide.
+    await this.finish(c, ack.success ? 'succeeded' : 'failed', ack.message ?? null, Date.now(), ack.state ?? undefined);
     if (ack.success) this.travel.commandTaken(deviceId, c.command);
     return c.status;
   }

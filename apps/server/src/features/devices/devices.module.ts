@@ -7,6 +7,7 @@ import type { EventBus } from '../../lib/event-bus';
 import type { Placement } from '../../lib/placement';
 import { oneAtATime } from '../../storage/serialize';
 import type { SettingsRepository } from '../../storage/settings.repository';
+import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { Storage } from '../../storage/storage';
 import type { AuditService } from '../audit/audit.service';
 import type { UsersRepository } from '../users/users.repository';
@@ -21,6 +22,8 @@ export interface DevicesDeps {
   /** The demo seed makes the demo accounts beside the demo devices. */
   users: UsersRepository;
   bus: EventBus;
+  /** The one writer of the state readings also move (gate state, lastSeen): the ingest store. */
+  ingest: Pick<IngestStore, 'writeGateState' | 'writeLastSeen'>;
   placement: Placement;
   /** A device's last command, shown with it (commands are the commands feature's, which depends on this one). */
   lastCommand: (commandId: string) => Promise<Command | null>;
@@ -42,7 +45,7 @@ export async function createDevices(d: DevicesDeps): Promise<DevicesModule> {
   const keyPepper = config.deviceKeyPepper ?? (await d.settings.getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
   // Instances starting at once on one PostgreSQL: the first seeds, the others find it done.
   if (config.demo && (await oneAtATime(storage, 'agua.demo-seed', () => seedDemo(d.users, repo, keyPepper)))) d.log.info('demo data seeded');
-  const service = new DevicesService(repo, d.bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper, placement: d.placement });
+  const service = new DevicesService(repo, d.ingest, d.bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper, placement: d.placement });
   await service.load(d.lastCommand);
   return { repo, service, keyPepper };
 }

@@ -130,22 +130,6 @@ export class DevicesRepository {
     await this.db.updateTable('devices').set({ last_command_id: commandId }).where('id', '=', id).execute();
   }
 
-  async setGateState(id: string, state: GateState): Promise<void> {
-    await this.db.updateTable('devices').set({ gate_state: state }).where('id', '=', id).execute();
-  }
-
-  /** Persists lastSeen of many devices at once (kept in memory between flushes). */
-  async saveLastSeen(entries: Array<[string, number]>): Promise<void> {
-    if (entries.length === 0) return;
-    // In id order, as the readings writer takes the same rows: two writers never wait on each other in a cycle.
-    const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    await this.db.transaction().execute(async (trx) => {
-      for (const [id, ms] of sorted) {
-        await trx.updateTable('devices').set({ last_seen_ms: ms }).where('id', '=', id).execute();
-      }
-    });
-  }
-
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('devices').where('id', '=', id).execute();
   }

@@ -1,8 +1,10 @@
 import { isNewerReading, type Command, type Device, type GateState, type Reading, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
+import type { IngestStore } from '../../storage/ingest/ingest-store';
+import type { LastSeenRow } from '../../storage/ingest/rows';
 import { SOLO, type Placement } from '../../lib/placement';
 import { hashDeviceKey } from './device-keys';
-import { offlineAfterS, toDevice } from './device.mapper';
+import { offlineAfterS, toDevice, toReading } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
 
 /** A device that is only heard (no status change) is re-sent to browsers at most this often. */
@@ -21,6 +23,9 @@ interface LiveState {
   lastSeenPushedMs: number;
   lastCommand: Command | null;
 }
+
+/** Where the state readings also move (gate state, lastSeen) is stored: the ingest store, the one writer of those columns. */
+export type DeviceStateStore = Pick<IngestStore, 'writeGateState' | 'writeLastSeen'>;
 
 export interface DevicesServiceOptions {
   defaultOfflineAfterS: number;
@@ -53,6 +58,7 @@ export class DevicesService {
 
   constructor(
     private readonly repo: DevicesRepository,
+    private readonly stateStore: DeviceStateStore,
     private readonly bus: EventBus,
     private readonly opts: DevicesServiceOptions,
   ) {
@@ -193,19 +199,19 @@ export class DevicesService {
     this.refresh(id);
   }
 
-  /** Makes a reading current when it is newer than the current one (late batches do not move it back). */
-  setCurrentReading(id: string, reading: StoredReading): boolean {
+  /**
+   * A reading was committed: it becomes current when it is newer than the current one (late
+   * batches do not move it back), and then goes to the live sockets (`reading.created`).
+   */
+  readingStored(id: string, reading: StoredReading): void {
     const live = this.state.get(id);
-    if (!live) return false;
+    if (!live) return;
     const current = live.record.reading;
-    if (!isNewerReading(current?.tsMs, reading.tsMs)) return false;
+    if (!isNewerReading(current?.tsMs, reading.tsMs)) return;
     live.record.reading = reading;
-    if (live.record.type === 'motorized_gate' && reading.valueText) {
-      const changed = live.record.gateState !== reading.valueText;
-      live.record.gateState = reading.valueText as DeviceRecord['gateState'];
-      if (changed) this.refresh(id, true);
-    }
-    return true;
+    // The reading's transaction already stored the gate state it carries.
+    if (reading.valueText && moveGateState(live.record, reading.valueText as GateState)) this.refresh(id, true);
+    this.bus.emit('reading.created', { deviceId: id, reading: toReading(reading) });
   }
 
   /**
@@ -227,16 +233,16 @@ export class DevicesService {
     if (shown || stateChanged) this.refresh(command.deviceId, true);
   }
 
-  /** The gate's real state, as the device reported it (acknowledgement) or as judged (travel fault). */
+  /** The gate's real state as a late acknowledgement reported it (no command of its own changes). */
   async setGateState(id: string, state: GateState): Promise<void> {
     const live = this.state.get(id);
     if (live && (await this.storeGateState(live, state))) this.refresh(id, true);
   }
 
+  /** A gate state reported outside a reading: moved in memory and stored by the ingest store. */
   private async storeGateState(live: LiveState, state: GateState): Promise<boolean> {
-    if (live.record.type !== 'motorized_gate' || live.record.gateState === state) return false;
-    live.record.gateState = state;
-    await this.repo.setGateState(live.record.id, state);
+    if (!moveGateState(live.record, state)) return false;
+    await this.stateStore.writeGateState({ deviceId: live.record.id, state });
     return true;
   }
 
@@ -327,12 +333,24 @@ export class DevicesService {
   /** Writes lastSeen of devices heard since the last flush. */
   async flushLastSeen(): Promise<void> {
     if (this.dirtyLastSeen.size === 0) return;
-    const entries: Array<[string, number]> = [];
+    const entries: LastSeenRow[] = [];
     for (const id of this.dirtyLastSeen) {
       const ms = this.state.get(id)?.record.lastSeenMs;
-      if (ms !== null && ms !== undefined) entries.push([id, ms]);
+      if (ms !== null && ms !== undefined) entries.push({ deviceId: id, lastSeenMs: ms });
     }
+    if (entries.length === 0) return;
     this.dirtyLastSeen.clear();
-    await this.repo.saveLastSeen(entries);
+    await this.stateStore.writeLastSeen(entries);
   }
+}
+
+/**
+ * The one door of a gate's state, whatever reports it (a gate reading, an acknowledgement, the
+ * travel time-out's `falla` reading): only a motorized gate has one, and only a different state
+ * is a change. Moves the record; returns whether it changed (the caller has it stored and shown).
+ */
+function moveGateState(record: DeviceRecord, state: GateState): boolean {
+  if (record.type !== 'motorized_gate' || record.gateState === state) return false;
+  record.gateState = state;
+  return true;
 }

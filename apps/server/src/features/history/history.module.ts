@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config/env';
 import type { Storage } from '../../storage/storage';
-import { PgReadingsReader, SqliteReadingsReader, type ReadingsReader } from './readings.reader';
+import { readingsAccess } from '../../storage/readings/readings-access';
 import { ReadingsRepository } from './readings.repository';
 import { HistoryService, type DeviceDirectory } from './history.service';
 import { ReadingsRetention } from './retention';
@@ -24,18 +24,8 @@ export interface HistoryModule {
 
 /** Stored readings: read back (charts, exports) and deleted past RETENTION_DAYS. */
 export function createHistory({ config, storage, devices, log }: HistoryDeps): HistoryModule {
-  const readings = new ReadingsRepository(storage.db, storage.engine);
-  const reader: ReadingsReader = storage.engine === 'sqlite' ? new SqliteReadingsReader(storage.sqlite) : new PgReadingsReader(storage.pool);
-  const retention = new ReadingsRetention(readings, {
-    retentionDays: config.retentionDays,
-    log,
-    // PostgreSQL drops whole day partitions, and makes the days ahead on the same schedule.
-    ...(storage.engine === 'postgres' && {
-      pruneBefore: async (cutoffMs: number) => {
-        await storage.partitions.makeAhead();
-        return storage.partitions.pruneBefore(cutoffMs);
-      },
-    }),
-  });
+  const { reader, jsonArray, pruneBefore } = readingsAccess(storage);
+  const readings = new ReadingsRepository(storage.db, jsonArray);
+  const retention = new ReadingsRetention(readings, { retentionDays: config.retentionDays, log, ...(pruneBefore && { pruneBefore }) });
   return { readings, service: new HistoryService(readings, reader, devices), retention };
 }

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DeviceType, Reading, GateState } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { closedRange, iso, parseRange, type MsRange } from '../../lib/time';
-import type { ReadingsReader } from './readings.reader';
+import type { ReadingsReader } from '../../storage/readings/readings-reader';
 import type { HistoryRow, ReadingsRepository, RowPosition } from './readings.repository';
 
 /** What history needs to know of a device (DevicesService provides it; retired ones included). */

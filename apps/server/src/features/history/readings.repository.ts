@@ -2,21 +2,12 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ReadingStatus } from '@agua/shared';
 import type { Database } from '../../storage/schema';
 import type { MsRange } from '../../lib/time';
+import type { JsonArrayFunction } from '../../storage/readings/readings-access';
 
 /** A stored reading as history reads it back; `id` breaks ties between equal timestamps. */
-export interface HistoryRow {
-  id: number;
-  tsMs: number;
-  valueNum: number | null;
-  valueText: string | null;
-  status: ReadingStatus;
-}
+import type { HistoryRow, RowPosition } from '../../storage/readings/readings-reader';
 
-/** Where a page or a batch starts: strictly after this (ts, id), in (ts, id) order. */
-export interface RowPosition {
-  tsMs: number;
-  id: number;
-}
+export type { HistoryRow, RowPosition };
 
 
 export interface SliceStates {
@@ -45,9 +36,9 @@ export class ReadingsRepository {
 
   constructor(
     private readonly db: Kysely<Database>,
-    engine: 'sqlite' | 'postgres' = 'sqlite',
+    jsonArray: JsonArrayFunction = 'json_array',
   ) {
-    this.jsonArray = sql.raw(engine === 'postgres' ? 'json_build_array' : 'json_array');
+    this.jsonArray = sql.raw(jsonArray);
   }
 
   /** Deletes a device's whole history (DELETE /devices/{id}?purge=true). */

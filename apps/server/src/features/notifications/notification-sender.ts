@@ -5,7 +5,7 @@ import { SubscriptionGoneError } from './channels/push-channel';
 import type { DeliveryRecord, NotificationsRepository } from './notifications.repository';
 import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from './outbox';
 
-/** The outbox's writes, done by the storage's writer thread. */
+/** The outbox's writes, done by the ingest store (storage/ingest): the same shapes as its rows. */
 export interface OutboxStore {
   writeOutbox(entries: OutboxEntry[]): Promise<number>;
   claimOutbox(claims: OutboxClaim[]): Promise<void>;

@@ -84,7 +84,7 @@ const toDelivery = (r: Selectable<NotificationOutboxTable> & { content_json: str
 
 /**
  * Who wants what, and the outbox as read by the senders and the delivery log. The outbox is
- * written only by SqliteOutboxWriter (the storage's writer thread).
+ * written only by the ingest store (storage/ingest).
  */
 export class NotificationsRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -40,5 +40,3 @@ export interface OutboxClaim {
 /** The public id of a notification (X-Agua-Delivery, the delivery log) from its outbox row. */
 export const deliveryId = (row: number) => `ntf_${row}`;
 
-/** The unique key of a notification: one per cause, recipient, channel and target. */
-export const dedupeKey = (cause: string, t: OutboxTarget) => `${cause}:${t.recipientKind}:${t.recipientId}:${t.channel}:${t.target ?? ''}`;

@@ -1,10 +1,8 @@
 import { gateStatus, isNewerReading, levelStatus, levelThresholdsOf } from '@agua/shared';
-import type { EventBus } from '../../lib/event-bus';
-import { toReading } from '../devices/device.mapper';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { DevicesService } from '../devices/devices.service';
-import { GroupCommit } from './group-commit';
-import type { ReadingToStore } from './readings.writer';
+import { GroupCommit } from '../../storage/ingest/group-commit';
+import type { ReadingRow } from '../../storage/ingest/rows';
 import { validateTelemetry, type ValidMessage } from './telemetry.validate';
 
 export interface IngestResult {
@@ -23,12 +21,12 @@ export interface StagedAlarms<C> {
 
 /** Evaluates the alarms of readings about to be stored (the alarm engine; ADR 009). */
 export interface ReadingAlarms<C> {
-  stageReadings(items: ReadingToStore[]): StagedAlarms<C>;
+  stageReadings(items: ReadingRow[]): StagedAlarms<C>;
 }
 
 /** The writer of readings, with the alarm changes to commit beside them. */
 export interface ReadingsStore<C> {
-  write(items: ReadingToStore[], changes: C[]): Promise<boolean[]>;
+  write(items: ReadingRow[], changes: C[]): Promise<boolean[]>;
   /**
    * Group commits it may be handed at once (default 1). The writes of alarm changes must still be
    * stored in the order they are handed over: each was computed on top of the one before.
@@ -42,12 +40,11 @@ export interface ReadingsStore<C> {
  * current reading and the browsers.
  */
 export class TelemetryService<C = unknown> {
-  private readonly commits: GroupCommit<ReadingToStore, boolean>;
+  private readonly commits: GroupCommit<ReadingRow, boolean>;
 
   constructor(
     writer: ReadingsStore<C>,
     private readonly devices: DevicesService,
-    private readonly bus: EventBus,
     private readonly alarms: ReadingAlarms<C>,
     /** Told of every group commit: its readings and how long it took (metrics). */
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
@@ -79,7 +76,7 @@ export class TelemetryService<C = unknown> {
     return { accepted, duplicates: fresh.length - accepted };
   }
 
-  private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingToStore {
+  private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingRow {
     const status =
       m.valueNum !== null
         ? levelStatus(m.valueNum, levelThresholdsOf(device.settings))
@@ -88,35 +85,32 @@ export class TelemetryService<C = unknown> {
   }
 
   /**
-   * A gate judged stuck (travel timeout, PROTOCOL.md "Commands") is reported as a fault: a `falla`
+   * A gate judged stuck (travel timeout, docs/protocol.md "Commands") is reported as a fault: a `falla`
    * reading recorded by the server, so the fault shows as the gate's state, in its current
    * reading and in its history. It does not count as hearing the device.
    */
   async recordGateFault(deviceId: string, nowMs = Date.now()): Promise<void> {
     const device = this.devices.get(deviceId);
     if (!device || device.type !== 'motorized_gate') return;
-    const item: ReadingToStore = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
+    const item: ReadingRow = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
     const fresh = await this.commits.submit([item]);
     this.publishNewest(deviceId, [item], fresh);
   }
 
   /** Only the newest new reading can become current; older ones (late batches) are history. */
-  private publishNewest(deviceId: string, items: ReadingToStore[], fresh: boolean[]): void {
-    let newest: ReadingToStore | undefined;
+  private publishNewest(deviceId: string, items: ReadingRow[], fresh: boolean[]): void {
+    let newest: ReadingRow | undefined;
     items.forEach((r, i) => {
       if (fresh[i] && isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
     });
     if (!newest) return;
-    const stored = { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs };
-    if (this.devices.setCurrentReading(deviceId, stored)) {
-      this.bus.emit('reading.created', { deviceId, reading: toReading(stored) });
-    }
+    this.devices.readingStored(deviceId, { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs });
   }
 }
 
 /** Marks the newest reading of a message or batch (one device): alarms are evaluated on it, as on the current reading. */
-function markNewest(items: ReadingToStore[]): void {
-  let newest: ReadingToStore | undefined;
+function markNewest(items: ReadingRow[]): void {
+  let newest: ReadingRow | undefined;
   for (const r of items) if (isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
   if (newest) newest.newestInMessage = true;
 }

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Deduplication memory as runs of consecutive seqs (telemetry/seq-runs.ts) instead of one row per
+ * Deduplication memory as runs of consecutive seqs (storage/ingest/seq-runs.ts) instead of one row per
  * reading, and no index on readings.ts_ms alone (retention walks (device_id, ts_ms)): each index
  * and row left out is work saved on every stored reading. Seqs seen in the last 24 h carry over.
  */

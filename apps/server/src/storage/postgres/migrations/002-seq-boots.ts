@@ -5,10 +5,10 @@ const DUPLICATE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Deduplication memory as one row per (device, boot) holding its runs of consecutive seqs
- * (telemetry/seq-runs.ts), instead of one row per reading: a batch of 100 readings then updates
+ * (storage/ingest/seq-runs.ts), instead of one row per reading: a batch of 100 readings then updates
  * one row instead of inserting 100, and the readings themselves can go by COPY. The row is also
  * what serialises two instances writing the same (device, boot): the writer locks it before it
- * claims (readings.writer.pg.ts). `runs` is flat, four numbers per run in order of seq_from:
+ * claims (storage/ingest/postgres/readings.pg.ts). `runs` is flat, four numbers per run in order of seq_from:
  * seq_from, seq_to, first_received_ms, last_received_ms; `version` changes with every write of the
  * row, so that a writer claiming against runs it remembers can tell they are still those stored.
  * Seqs seen in the last 24 h carry over.

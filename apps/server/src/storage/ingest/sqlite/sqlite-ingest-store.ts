@@ -1,24 +1,23 @@
 import type { Worker } from 'node:worker_threads';
 import type { FastifyBaseLogger } from 'fastify';
-import { startWorker } from '../../lib/worker-thread';
-import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
-import { packReadings, type WriterAnswers, type WriterFailure, type WriterRequest } from './readings-writer.protocol';
-import type { AlarmChange } from '../alarms/alarms.repository';
-import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
-import type { ReadingToStore } from './readings.writer';
+import { startWorker } from '../../../lib/worker-thread';
+import { StorageUnavailableError, type StorageHealth } from '../../storage-health';
+import type { IngestStore } from '../ingest-store';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import { packReadings, type WriterAnswers, type WriterFailure, type WriterRequest } from './writer-thread.protocol';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
 /** A request as a caller makes it (the id, and what the thread was told of failed alarm writes, are added here). */
 type Request = WriterRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id' | 'alarmFailuresSeen'> : never) : never;
 
 /**
- * The readings writer (SqliteReadingsWriter) on a thread of its own, as the server sees it: the
- * same operations, answered when the thread's transaction has committed. A thread that dies
+ * The ingest store on SQLite: its writers (ingest-writer.worker.ts) on a thread of its own, as the
+ * server sees them: each operation answered when the thread's transaction has committed. A thread that dies
  * (a crash, an out-of-memory) fails what it had not answered with STORAGE_UNAVAILABLE — nothing
  * unanswered was acknowledged, and its transaction was never committed — and the next write
  * starts a new thread, which reloads what was committed.
  */
-export class ReadingsWriterThread {
+export class SqliteIngestStore implements IngestStore {
   /**
    * Group commits handed over while one commits: the thread merges whatever waits for it into its
    * next transaction, so it never waits for this event loop between two commits.
@@ -28,7 +27,7 @@ export class ReadingsWriterThread {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private closing = false;
-  /** Failed alarm writes the thread has reported (each thread counts from zero). */
+  /** Failed alarm writes the thread has reported (each thread counts from zero): the stamp of the next alarm write (AlarmWriteOrder). */
   private alarmFailuresSeen = 0;
 
   constructor(
@@ -42,7 +41,7 @@ export class ReadingsWriterThread {
    * Stores the readings, and the alarm changes they cause, in one transaction; for each reading,
    * whether it was new (false = duplicate).
    */
-  async write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
+  async write(items: ReadingRow[], changes: AlarmChangeRow[] = []): Promise<boolean[]> {
     try {
       const fresh = (await this.request({ op: 'write', packed: packReadings(items), changes })) as boolean[];
       this.health?.succeeded();
@@ -54,7 +53,7 @@ export class ReadingsWriterThread {
   }
 
   /** Stores a batch of alarm changes in one transaction (the alarm engine's store). */
-  async writeAlarms(changes: AlarmChange[]): Promise<void> {
+  async writeAlarms(changes: AlarmChangeRow[]): Promise<void> {
     try {
       await this.request({ op: 'alarms', changes });
       this.health?.succeeded();
@@ -65,23 +64,31 @@ export class ReadingsWriterThread {
   }
 
   /** Writes notifications (escalations, tests); how many were new (a cause written twice adds none). */
-  async writeOutbox(entries: OutboxEntry[]): Promise<number> {
+  async writeOutbox(entries: OutboxRow[]): Promise<number> {
     return (await this.request({ op: 'outboxWrite', entries })) as number;
   }
 
   /** Counts the attempts about to be made; due again at retryAtMs should they never end. */
-  async claimOutbox(claims: OutboxClaim[]): Promise<void> {
+  async claimOutbox(claims: OutboxClaimRow[]): Promise<void> {
     await this.request({ op: 'outboxClaim', claims });
   }
 
   /** Stores the outcome of attempts (sent, to retry, given up). */
-  async settleOutbox(outcomes: DeliveryOutcome[]): Promise<void> {
+  async settleOutbox(outcomes: OutboxOutcomeRow[]): Promise<void> {
     await this.request({ op: 'outboxSettle', outcomes });
   }
 
   /** Forgets seqs whose 24 h window has passed, in memory and on disk. */
   async pruneExpiredSeqs(nowMs = Date.now()): Promise<void> {
     await this.request({ op: 'pruneExpiredSeqs', nowMs });
+  }
+
+  async writeGateState(row: GateStateRow): Promise<void> {
+    await this.request({ op: 'gateState', row });
+  }
+
+  async writeLastSeen(rows: LastSeenRow[]): Promise<void> {
+    await this.request({ op: 'lastSeen', rows });
   }
 
   /** Forgets a device's seqs (its history was purged). */
@@ -119,7 +126,7 @@ export class ReadingsWriterThread {
 
   private start(): Worker {
     if (this.closing) throw new StorageUnavailableError('the readings writer is closed');
-    const worker = startWorker(import.meta.url, 'readings-writer.worker', { file: this.file });
+    const worker = startWorker(import.meta.url, 'ingest-writer.worker', { file: this.file });
     worker.on('message', (answers: WriterAnswers) => this.answered(answers));
     worker.on('error', (err) => this.log.error({ err }, 'the readings writer thread failed'));
     worker.on('exit', (code) => this.exited(worker, code));

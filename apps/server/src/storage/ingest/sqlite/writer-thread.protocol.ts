@@ -1,6 +1,4 @@
-import type { AlarmChange } from '../alarms/alarms.repository';
-import type { DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
-import type { ReadingToStore } from './readings.writer';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
 
 /**
  * What the server asks of the writer thread (readings, alarm changes, the notification outbox);
@@ -8,15 +6,17 @@ import type { ReadingToStore } from './readings.writer';
  *
  * Requests carrying alarm changes say how many failed alarm writes the server had heard of when
  * it computed them (`alarmFailuresSeen`): changes computed on top of a write that has since failed
- * are refused, never stored on top of a state that is not there (the engine reloads what is stored).
+ * are refused (AlarmWriteOrder).
  */
 export type WriterRequest =
-  | { id: number; op: 'write'; packed: PackedReadings; changes: AlarmChange[]; alarmFailuresSeen: number }
-  | { id: number; op: 'alarms'; changes: AlarmChange[]; alarmFailuresSeen: number }
-  | { id: number; op: 'outboxWrite'; entries: OutboxEntry[] }
-  | { id: number; op: 'outboxClaim'; claims: OutboxClaim[] }
-  | { id: number; op: 'outboxSettle'; outcomes: DeliveryOutcome[] }
+  | { id: number; op: 'write'; packed: PackedReadings; changes: AlarmChangeRow[]; alarmFailuresSeen: number }
+  | { id: number; op: 'alarms'; changes: AlarmChangeRow[]; alarmFailuresSeen: number }
+  | { id: number; op: 'outboxWrite'; entries: OutboxRow[] }
+  | { id: number; op: 'outboxClaim'; claims: OutboxClaimRow[] }
+  | { id: number; op: 'outboxSettle'; outcomes: OutboxOutcomeRow[] }
   | { id: number; op: 'pruneExpiredSeqs'; nowMs: number }
+  | { id: number; op: 'gateState'; row: GateStateRow }
+  | { id: number; op: 'lastSeen'; rows: LastSeenRow[] }
   | { id: number; op: 'forgetDevice'; deviceId: string }
   | { id: number; op: 'pragma'; statement: string }
   | { id: number; op: 'close' };
@@ -50,7 +50,7 @@ const FIELDS = 9;
 /** How many readings a packed array holds. */
 export const packedCount = (packed: PackedReadings): number => packed.length / FIELDS;
 
-export function packReadings(items: ReadingToStore[]): PackedReadings {
+export function packReadings(items: ReadingRow[]): PackedReadings {
   const out: PackedReadings = new Array(items.length * FIELDS);
   let i = 0;
   for (const r of items) {
@@ -68,14 +68,14 @@ export function packReadings(items: ReadingToStore[]): PackedReadings {
 }
 
 /** Unpacks readings, appending them to `out`. */
-export function unpackReadings(packed: PackedReadings, out: ReadingToStore[] = []): ReadingToStore[] {
+export function unpackReadings(packed: PackedReadings, out: ReadingRow[] = []): ReadingRow[] {
   for (let i = 0; i < packed.length; i += FIELDS) {
     out.push({
       deviceId: packed[i] as string,
       tsMs: packed[i + 1] as number,
       valueNum: packed[i + 2] as number | null,
       valueText: packed[i + 3] as string | null,
-      status: packed[i + 4] as ReadingToStore['status'],
+      status: packed[i + 4] as ReadingRow['status'],
       seq: packed[i + 5] as number | null,
       boot: packed[i + 6] as string,
       receivedMs: packed[i + 7] as number,

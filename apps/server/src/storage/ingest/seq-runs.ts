@@ -31,7 +31,7 @@ export const MAX_RUNS_PER_DEVICE = 4096;
 type Snapshot = Pick<SeqRun, 'to' | 'lastMs' | 'id'>;
 
 /**
- * The deduplication memory of PROTOCOL.md: which (device, boot, seq) were received within 24 h,
+ * The deduplication memory of docs/protocol.md: which (device, boot, seq) were received within 24 h,
  * held as runs of consecutive seqs, because firmware counts up. A batch of 100 readings then costs
  * one run update instead of 100 index entries. The runs of a (device, boot) are sorted by `from`
  * and never overlap while live (a seq is only claimed when no live run holds it).

@@ -1,7 +1,22 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import type { HistoryRow, RowPosition } from './readings.repository';
+import type { ReadingStatus } from '@agua/shared';
 import type { MsRange } from '../../lib/time';
+
+/** A stored reading as history reads it back. */
+export interface HistoryRow {
+  id: number;
+  tsMs: number;
+  valueNum: number | null;
+  valueText: string | null;
+  status: ReadingStatus;
+}
+
+/** Where a page or a batch starts: strictly after this (ts, id), in (ts, id) order. */
+export interface RowPosition {
+  tsMs: number;
+  id: number;
+}
 
 // Open ends of a range, as bound values (far beyond any epoch-ms time).
 const NO_LOWER = -8e15;
@@ -13,7 +28,7 @@ export interface ReadingsReader {
 }
 
 /**
- * The export's hot read path, on SQLite (the counterpart of SqliteReadingsWriter): one prepared
+ * The export's hot read path, on SQLite (the counterpart of the ingest store's SqliteReadingsWriter): one prepared
  * statement reads a device's rows in keyset batches. Through the query builder each batch would
  * build, compile and prepare its query anew: at a million rows that garbage alone raised the
  * server's peak memory by tens of MB.

@@ -1,14 +1,14 @@
 import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import { dayOf, type ReadingPartitions } from '../../storage/postgres/reading-partitions';
-import { StorageUnavailableError, type StorageHealth } from '../../storage/storage-health';
-import type { AlarmChange } from '../alarms/alarms.repository';
-import { PgAlarmsWriter } from '../alarms/alarms.writer.pg';
-import type { AlarmNotice, DeliveryOutcome, OutboxClaim, OutboxEntry } from '../notifications/outbox';
-import { PgOutboxWriter } from '../notifications/outbox.writer.pg';
-import { PgReadingsWriter } from './readings.writer.pg';
-import type { ReadingToStore } from './readings.writer';
-import type { StoreWriter } from './store-writer';
+import { dayOf, type ReadingPartitions } from '../../postgres/reading-partitions';
+import { StorageUnavailableError, type StorageHealth } from '../../storage-health';
+import { AlarmWriteOrder, refusedAlarmWrite } from '../alarm-write-order';
+import type { IngestStore } from '../ingest-store';
+import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
+import { writeGateState, writeLastSeen } from './device-state.pg';
+import { PgAlarmChangesWriter } from './alarm-changes.pg';
+import { PgOutboxWriter } from './outbox.pg';
+import { PgReadingsWriter } from './readings.pg';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** deadlock_detected, serialization_failure: nothing was written, the same write may simply be made again. */
@@ -16,18 +16,16 @@ const RETRYABLE = new Set(['40P01', '40001']);
 const WRITE_ATTEMPTS = 3;
 
 /**
- * The ingest side's writes on PostgreSQL (the counterpart of the SQLite writer thread; the pool's
+ * The ingest store on PostgreSQL (the counterpart of the SQLite writer thread; the pool's
  * I/O never blocks the event loop, so no thread is needed). Each call is one transaction on a
  * client of the pool, answered after COMMIT: a reading is acknowledged only once PostgreSQL has
  * it, and a commit whose answer was lost (the connection broke) is retried by the device and
  * caught as a duplicate by its seq.
  */
-export class PostgresStore implements StoreWriter {
+export class PostgresIngestStore implements IngestStore {
   private readonly readings = new PgReadingsWriter();
   private readonly outbox = new PgOutboxWriter();
-  private readonly alarms = new PgAlarmsWriter(async (client, change, transitionId) => {
-    if (change.notice) await this.outbox.writeNotice(client, change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
-  });
+  private readonly alarms = new PgAlarmChangesWriter(this.outbox);
   /**
    * Group commits handed over at once, each on its own connection: one commits while the next is
    * being written. Readings alone commute (seqs are claimed under their (device, boot) row's lock
@@ -38,9 +36,7 @@ export class PostgresStore implements StoreWriter {
   private readonly inFlight = new Set<Promise<unknown>>();
   /** The last write with alarm changes: the next one waits for it (it was computed on top of it). */
   private alarmTail: Promise<unknown> = Promise.resolve();
-  /** Alarm writes handed over so far, and up to which of them were made on top of one that failed. */
-  private alarmWrites = 0;
-  private alarmWritesTainted = 0;
+  private readonly alarmOrder = new AlarmWriteOrder();
   private closed = false;
 
   constructor(
@@ -52,14 +48,14 @@ export class PostgresStore implements StoreWriter {
     private readonly retentionDays: number,
   ) {}
 
-  write(items: ReadingToStore[], changes: AlarmChange[] = []): Promise<boolean[]> {
+  write(items: ReadingRow[], changes: AlarmChangeRow[] = []): Promise<boolean[]> {
     const alsoInTransaction = changes.length > 0 ? (client: pg.ClientBase) => this.alarms.writeAll(client, changes) : undefined;
     // The readings writer opens and commits its transaction itself (BEGIN and COMMIT ride with its statements).
     const write = (): Promise<boolean[]> => this.onClient((client) => this.readings.write(client, items, alsoInTransaction), () => this.partitionsFor(items));
     return changes.length === 0 ? write() : this.inAlarmOrder(write);
   }
 
-  writeAlarms(changes: AlarmChange[]): Promise<void> {
+  writeAlarms(changes: AlarmChangeRow[]): Promise<void> {
     return this.inAlarmOrder(() => this.transaction((client) => this.alarms.writeAll(client, changes)));
   }
 
@@ -69,29 +65,36 @@ export class PostgresStore implements StoreWriter {
    * acknowledgement committed after a later return would leave the older state stored.
    */
   private inAlarmOrder<T>(write: () => Promise<T>): Promise<T> {
-    const n = ++this.alarmWrites;
+    const stamp = this.alarmOrder.stamp();
     const run = this.alarmTail.then(() => {
-      // Made on top of a write that failed: it would update alarms that were never stored. It
-      // fails too (503: the readings are resent, the engine reloads what is stored).
-      if (n <= this.alarmWritesTainted) throw new StorageUnavailableError('an earlier alarm write failed; this one was made on top of it');
-      return write();
+      if (this.alarmOrder.builtOnFailure(stamp)) throw refusedAlarmWrite();
+      return write().catch((err: unknown) => {
+        this.alarmOrder.failed();
+        throw err;
+      });
     });
-    // Every alarm write already handed over when one fails was made on top of it.
-    run.catch(() => (this.alarmWritesTainted = Math.max(this.alarmWritesTainted, this.alarmWrites)));
     this.alarmTail = run.catch(() => undefined);
     return run;
   }
 
-  writeOutbox(entries: OutboxEntry[]): Promise<number> {
+  writeOutbox(entries: OutboxRow[]): Promise<number> {
     return this.transaction((client) => this.outbox.write(client, entries));
   }
 
-  async claimOutbox(claims: OutboxClaim[]): Promise<void> {
+  async claimOutbox(claims: OutboxClaimRow[]): Promise<void> {
     await this.transaction((client) => this.outbox.claim(client, claims));
   }
 
-  async settleOutbox(outcomes: DeliveryOutcome[]): Promise<void> {
+  async settleOutbox(outcomes: OutboxOutcomeRow[]): Promise<void> {
     await this.transaction((client) => this.outbox.settle(client, outcomes));
+  }
+
+  async writeGateState(row: GateStateRow): Promise<void> {
+    await this.onClient((client) => writeGateState(client, row));
+  }
+
+  async writeLastSeen(rows: LastSeenRow[]): Promise<void> {
+    if (rows.length > 0) await this.transaction((client) => writeLastSeen(client, rows));
   }
 
   async pruneExpiredSeqs(): Promise<void> {
@@ -108,7 +111,7 @@ export class PostgresStore implements StoreWriter {
   }
 
   /** The partitions of the days these readings fall on, made before the readings' transaction. */
-  private async partitionsFor(items: ReadingToStore[]): Promise<void> {
+  private async partitionsFor(items: ReadingRow[]): Promise<void> {
     const today = dayOf(Date.now());
     const oldest = dayOf(Date.now() - this.retentionDays * DAY_MS);
     const days = new Set<number>();

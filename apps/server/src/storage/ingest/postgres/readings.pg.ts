@@ -1,10 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 import { DUPLICATE_WINDOW_MS } from '@agua/shared';
-import { copyIn } from '../../storage/postgres/copy-in';
-import { updateCurrentReadings } from '../devices/current-reading.store.pg';
-import { newestPerDevice, type ReadingToStore } from './readings.writer';
-import { SeqRuns, type SeqRun } from './seq-runs';
+import { copyIn } from '../../postgres/copy-in';
+import { newestPerDevice } from '../current-readings';
+import type { ReadingRow } from '../rows';
+import { SeqRuns, type SeqRun } from '../seq-runs';
+import { updateCurrentReadings } from './device-state.pg';
 
 /**
  * A boot as PostgreSQL keeps it, one-to-one: its text cannot hold U+0000, and the driver's UTF-8
@@ -21,7 +22,7 @@ function storableBoot(boot: string): string {
 }
 
 /** Each reading's boot as stored ('' without a seq), escaped once per run of equal boots. */
-function storableBoots(items: ReadingToStore[]): string[] {
+function storableBoots(items: ReadingRow[]): string[] {
   let raw: string | null = null;
   let stored = '';
   return items.map((r) => {
@@ -62,7 +63,7 @@ newest AS (
  *
  * agua_readings_known does the same when the writer claimed against runs it remembers: each row
  * is written only if its version is still the one remembered, and unless every row was,
- * agua_seq_runs_unchanged fails the statement (40001, so nothing of it stays and PostgresStore
+ * agua_seq_runs_unchanged fails the statement (40001, so nothing of it stays and PostgresIngestStore
  * writes the group again, reading the rows this time).
  * Data-modifying CTEs that the query does not read run after it: the boot rows are locked first.
  */
@@ -156,7 +157,7 @@ export class PgReadingsWriter {
 
   constructor(private readonly windowMs = DUPLICATE_WINDOW_MS) {}
 
-  async write(client: pg.ClientBase, items: ReadingToStore[], alsoInTransaction?: (client: pg.ClientBase) => Promise<void>): Promise<boolean[]> {
+  async write(client: pg.ClientBase, items: ReadingRow[], alsoInTransaction?: (client: pg.ClientBase) => Promise<void>): Promise<boolean[]> {
     if (!prepared.has(client)) {
       await client.query(PREPARE);
       prepared.add(client);
@@ -208,7 +209,7 @@ export class PgReadingsWriter {
    * Claims against the remembered runs and commits in one message, if they are still those stored.
    * Only for a small group: its new readings ride in the statement's JSON, never by COPY.
    */
-  private async writeKnown(client: pg.ClientBase, items: ReadingToStore[], boots: string[], known: KnownBoot[]): Promise<boolean[]> {
+  private async writeKnown(client: pg.ClientBase, items: ReadingRow[], boots: string[], known: KnownBoot[]): Promise<boolean[]> {
     const { runs, fresh, rows } = this.claim(items, boots, known);
     // Every remembered row is written, changed or not: its version is what proves the claims.
     const written = known.map((row) => ({ ...toStore(runs, row.deviceId, row.boot), v: row.version, n: newVersion() }));
@@ -221,7 +222,7 @@ export class PgReadingsWriter {
   /** Steps 1 to 4 above, the boot rows read under their lock. */
   private async writeLocked(
     client: pg.ClientBase,
-    items: ReadingToStore[],
+    items: ReadingRow[],
     boots: string[],
     keys: Map<string, { d: string; b: string }>,
     alsoInTransaction?: (client: pg.ClientBase) => Promise<void>,
@@ -247,7 +248,7 @@ export class PgReadingsWriter {
   }
 
   /** Step 2: each seq claimed against the rows' runs; the new readings, and whether they go by COPY. */
-  private claim(items: ReadingToStore[], boots: string[], rows: KnownBoot[]) {
+  private claim(items: ReadingRow[], boots: string[], rows: KnownBoot[]) {
     const runs = new SeqRuns(this.windowMs);
     runs.load(rows.flatMap(unflatten));
     const fresh = items.map((r, i) => r.seq === null || runs.claim(r.deviceId, boots[i]!, r.seq, r.receivedMs));
@@ -292,9 +293,9 @@ export class PgReadingsWriter {
 const bootKey = (deviceId: string, boot: string): string => `${deviceId}\u0000${boot}`;
 
 /** The distinct (device, boot) keys of the readings with a seq. */
-function bootKeys(items: ReadingToStore[], boots: string[]): Map<string, { d: string; b: string }> {
+function bootKeys(items: ReadingRow[], boots: string[]): Map<string, { d: string; b: string }> {
   const keys = new Map<string, { d: string; b: string }>();
-  let last: ReadingToStore | null = null;
+  let last: ReadingRow | null = null;
   items.forEach((r, i) => {
     // Readings come in runs of one device and boot: one key per run, not per reading.
     if (r.seq === null || (last !== null && r.deviceId === last.deviceId && r.boot === last.boot)) return;
@@ -304,10 +305,10 @@ function bootKeys(items: ReadingToStore[], boots: string[]): Map<string, { d: st
   return keys;
 }
 
-const readingsJson = (rows: ReadingToStore[]): string =>
+const readingsJson = (rows: ReadingRow[]): string =>
   JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs })));
 
-const newestJson = (items: ReadingToStore[], fresh: boolean[]): string =>
+const newestJson = (items: ReadingRow[], fresh: boolean[]): string =>
   JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs })));
 
 /** A boot's runs as stored: flat, and the newest reception among them. */
@@ -337,7 +338,7 @@ const newVersion = (): number => randomInt(2 ** 48 - 1);
  * One message of statements: the new readings by COPY when given (in the batch's order; the rows
  * travel in the same write), then `after`. A failure skips the rest.
  */
-function send(client: pg.ClientBase, copyRows: ReadingToStore[] | null, after: string): Promise<unknown> {
+function send(client: pg.ClientBase, copyRows: ReadingRow[] | null, after: string): Promise<unknown> {
   return copyRows ? copyIn(client, `${COPY_READINGS}; ${after}`, binaryCopy(copyRows)) : client.query(after);
 }
 
@@ -347,7 +348,7 @@ const COPY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
 const FIXED_ROW_BYTES = 2 + 6 * 4 + 3 * 8;
 
 /** Rows in COPY's binary format: each field its length (-1 for NULL) and its bytes, numbers big-endian. */
-function binaryCopy(rows: ReadingToStore[]): Buffer {
+function binaryCopy(rows: ReadingRow[]): Buffer {
   // Each distinct text (device ids, statuses, gate states: a handful per group) is encoded once.
   const encoded = new Map<string, Buffer>();
   const bytesOf = (text: string): Buffer => {

@@ -1,47 +1,16 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { DUPLICATE_WINDOW_MS, isNewerReading, type ReadingStatus } from '@agua/shared';
-import { CurrentReadingStore, type CurrentReadingWrite } from '../devices/current-reading.store';
-import { SeqRuns, type SeqRun } from './seq-runs';
-
-export interface ReadingToStore {
-  deviceId: string;
-  tsMs: number;
-  valueNum: number | null;
-  valueText: string | null;
-  status: ReadingStatus;
-  seq: number | null;
-  boot: string;
-  receivedMs: number;
-  /** False for a reading the server records itself (a travel fault): the device was not heard. */
-  fromDevice: boolean;
-  /** The newest reading of its device in its message or batch: the one alarms are evaluated on (not stored). */
-  newestInMessage?: boolean;
-}
-
-/** Each device's newest new reading of a commit, as the device's current reading is written (both engines). */
-export function newestPerDevice(items: ReadingToStore[], fresh: boolean[]): CurrentReadingWrite[] {
-  const latest = new Map<string, ReadingToStore>();
-  items.forEach((r, i) => {
-    if (!fresh[i]) return;
-    const prev = latest.get(r.deviceId);
-    if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
-  });
-  return [...latest.values()].map(({ deviceId, tsMs, valueNum, valueText, status, fromDevice, receivedMs }) => ({
-    deviceId,
-    tsMs,
-    valueNum,
-    valueText,
-    status,
-    heardMs: fromDevice ? receivedMs : null,
-  }));
-}
+import { DUPLICATE_WINDOW_MS } from '@agua/shared';
+import { newestPerDevice } from '../current-readings';
+import type { ReadingRow } from '../rows';
+import { SeqRuns, type SeqRun } from '../seq-runs';
+import { SqliteDeviceStateWriter } from './device-state.sqlite';
 
 /** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
 const ROWS_PER_INSERT = 64;
 const READING_COLUMNS = '(device_id, ts_ms, value_num, value_text, status, received_ms)';
 
 /**
- * The ingest hot path, on SQLite (run on its own thread: readings-writer.thread.ts): one
+ * The ingest hot path, on SQLite (run on its own thread: sqlite-ingest-store.ts): one
  * transaction writes many readings (group commit), with
  * prepared multi-row statements. Deduplication is decided in memory (SeqRuns) and its runs are
  * stored in the same transaction, so that what is acknowledged and what is remembered as seen
@@ -51,18 +20,18 @@ export class SqliteReadingsWriter {
   private readonly runs = new SeqRuns();
   private readonly insertMany: BetterSqlite3.Statement;
   private readonly insertOne: BetterSqlite3.Statement;
-  private readonly currentReadings: CurrentReadingStore;
+  private readonly currentReadings: SqliteDeviceStateWriter;
   private readonly insertRun: BetterSqlite3.Statement;
   private readonly updateRun: BetterSqlite3.Statement;
   private readonly deleteRunsBefore: BetterSqlite3.Statement;
   private readonly deleteRunsOf: BetterSqlite3.Statement;
-  private readonly writeAll: (items: ReadingToStore[], alsoInTransaction: () => void) => boolean[];
+  private readonly writeAll: (items: ReadingRow[], alsoInTransaction: () => void) => boolean[];
 
   constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
     const oneRow = '(?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
-    this.currentReadings = new CurrentReadingStore(sqlite);
+    this.currentReadings = new SqliteDeviceStateWriter(sqlite);
     this.insertRun = sqlite.prepare(
       `INSERT INTO telemetry_seq_runs (device_id, boot, seq_from, seq_to, first_received_ms, last_received_ms)
        VALUES (?, ?, ?, ?, ?, ?)`,
@@ -70,7 +39,7 @@ export class SqliteReadingsWriter {
     this.updateRun = sqlite.prepare('UPDATE telemetry_seq_runs SET seq_to = ?, last_received_ms = ? WHERE id = ?');
     this.deleteRunsBefore = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE last_received_ms < ?');
     this.deleteRunsOf = sqlite.prepare('DELETE FROM telemetry_seq_runs WHERE device_id = ?');
-    this.writeAll = sqlite.transaction((items: ReadingToStore[], alsoInTransaction: () => void) => {
+    this.writeAll = sqlite.transaction((items: ReadingRow[], alsoInTransaction: () => void) => {
       const fresh = this.writeInTransaction(items);
       alsoInTransaction();
       return fresh;
@@ -82,7 +51,7 @@ export class SqliteReadingsWriter {
    * Writes all readings in one committed transaction, with whatever else must commit with them
    * (the alarm changes the readings cause): both or neither.
    */
-  write(items: ReadingToStore[], alsoInTransaction: () => void = () => undefined): boolean[] {
+  write(items: ReadingRow[], alsoInTransaction: () => void = () => undefined): boolean[] {
     try {
       const fresh = this.writeAll(items, alsoInTransaction);
       this.runs.commit();
@@ -105,7 +74,7 @@ export class SqliteReadingsWriter {
     this.runs.forgetDevice(deviceId);
   }
 
-  private writeInTransaction(items: ReadingToStore[]): boolean[] {
+  private writeInTransaction(items: ReadingRow[]): boolean[] {
     const fresh = items.map((r) => r.seq === null || this.runs.claim(r.deviceId, r.boot, r.seq, r.receivedMs));
     this.insertReadings(items.filter((_, i) => fresh[i]));
     this.updateCurrentReadings(items, fresh);
@@ -113,7 +82,7 @@ export class SqliteReadingsWriter {
     return fresh;
   }
 
-  private insertReadings(rows: ReadingToStore[]): void {
+  private insertReadings(rows: ReadingRow[]): void {
     const params: unknown[] = new Array(ROWS_PER_INSERT * 6);
     let i = 0;
     for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
@@ -136,7 +105,7 @@ export class SqliteReadingsWriter {
   }
 
   /** Each device's newest new reading goes to the device's state (which keeps it if newer than what it has). */
-  private updateCurrentReadings(items: ReadingToStore[], fresh: boolean[]): void {
+  private updateCurrentReadings(items: ReadingRow[], fresh: boolean[]): void {
     for (const r of newestPerDevice(items, fresh)) this.currentReadings.write(r);
   }
 

@@ -1,12 +1,15 @@
-// The storage's writer thread: it owns its own connection to the database and writes the readings
-// the alarm changes and the notification outbox, so the fsync of a commit never stops the server's event loop from parsing
-// the next requests, and no other connection competes for the write lock (ADR 008, 009).
+// The ingest store's writer thread on SQLite: it owns its own connection to the database and
+// writes the readings (with their current readings and seq runs), the alarm changes and the
+// notification outbox, so the fsync of a commit never stops the server's event loop from parsing
+// the next requests, and no other connection competes for the write lock
+// (docs/decisions/014-ingest-store.md).
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { openConnection } from '../../storage/database';
-import { SqliteAlarmsWriter } from '../alarms/alarms.writer';
-import type { AlarmChange } from '../alarms/alarms.repository';
-import type { AlarmNotice } from '../notifications/outbox';
-import { SqliteOutboxWriter } from '../notifications/outbox.writer';
+import { openConnection } from '../../database';
+import { AlarmWriteOrder, REFUSED_ALARM_WRITE } from '../alarm-write-order';
+import type { AlarmChangeRow, ReadingRow } from '../rows';
+import { SqliteAlarmChangesWriter } from './alarm-changes.sqlite';
+import { SqliteDeviceStateWriter } from './device-state.sqlite';
+import { SqliteOutboxWriter } from './outbox.sqlite';
 import {
   packedCount,
   unpackReadings,
@@ -15,8 +18,8 @@ import {
   type WriterRequest,
   type WriterResponse,
   type WriterThreadData,
-} from './readings-writer.protocol';
-import { SqliteReadingsWriter, type ReadingToStore } from './readings.writer';
+} from './writer-thread.protocol';
+import { SqliteReadingsWriter } from './readings.sqlite';
 
 type WriteRequest = Extract<WriterRequest, { op: 'write' }>;
 
@@ -27,12 +30,11 @@ const { file } = workerData as WriterThreadData;
 const sqlite = openConnection(file);
 const writer = new SqliteReadingsWriter(sqlite);
 const outbox = new SqliteOutboxWriter(sqlite);
-const alarms = new SqliteAlarmsWriter(sqlite, (change, transitionId) => {
-  if (change.notice) outbox.writeNotice(change.alarm.id, transitionId, change.notice as AlarmNotice, change.transition.atMs);
-});
+const alarms = new SqliteAlarmChangesWriter(sqlite, outbox);
+const deviceState = new SqliteDeviceStateWriter(sqlite);
 const port = parentPort!;
-/** Writes of alarm changes that failed so far: changes computed before the server heard of the last one are refused. */
-let alarmFailures = 0;
+/** Failed alarm writes, counted here; each request carries the count the server knew when it made it. */
+const alarmOrder = new AlarmWriteOrder();
 let closed = false;
 
 /**
@@ -46,7 +48,7 @@ port.on('message', (first: WriterRequest) => {
   for (takeArrived(waiting); waiting.length > 0; takeArrived(waiting)) {
     const req = waiting.shift()!;
     const responses = req.op === 'write' ? writeTogether([req, ...takeWritesToMerge(waiting, packedCount(req.packed))]) : [answer(req)];
-    port.postMessage({ responses, alarmFailures } satisfies WriterAnswers);
+    port.postMessage({ responses, alarmFailures: alarmOrder.stamp() } satisfies WriterAnswers);
   }
   if (closed) port.close();
 });
@@ -76,8 +78,8 @@ function writeTogether(requests: WriteRequest[]): WriterResponse[] {
     return false;
   });
   if (admitted.length === 0) return responses;
-  const items: ReadingToStore[] = [];
-  const changes: AlarmChange[] = [];
+  const items: ReadingRow[] = [];
+  const changes: AlarmChangeRow[] = [];
   for (const req of admitted) {
     unpackReadings(req.packed, items);
     for (const change of req.changes) changes.push(change);
@@ -91,7 +93,7 @@ function writeTogether(requests: WriteRequest[]): WriterResponse[] {
       offset += n;
     }
   } catch (err) {
-    if (changes.length > 0) alarmFailures++;
+    if (changes.length > 0) alarmOrder.failed();
     const error = failureOf(err);
     for (const req of admitted) responses.push({ id: req.id, ok: false, error });
   }
@@ -103,7 +105,7 @@ function answer(req: Exclude<WriterRequest, WriteRequest>): WriterResponse {
   try {
     return { id: req.id, ok: true, result: run(req) };
   } catch (err) {
-    if (req.op === 'alarms') alarmFailures++;
+    if (req.op === 'alarms') alarmOrder.failed();
     return { id: req.id, ok: false, error: failureOf(err) };
   }
 }
@@ -120,6 +122,10 @@ function run(req: Exclude<WriterRequest, WriteRequest>): unknown {
       return outbox.settle(req.outcomes);
     case 'pruneExpiredSeqs':
       return writer.pruneExpiredSeqs(req.nowMs);
+    case 'gateState':
+      return deviceState.writeGateState(req.row);
+    case 'lastSeen':
+      return deviceState.writeLastSeen(req.rows);
     case 'forgetDevice':
       return writer.forgetDevice(req.deviceId);
     case 'pragma':
@@ -132,12 +138,12 @@ function run(req: Exclude<WriterRequest, WriteRequest>): unknown {
 }
 
 /** Alarm changes computed before the server heard of a failed alarm write: made on top of changes that were never stored. */
-function builtOnFailedWrite(req: { changes: AlarmChange[]; alarmFailuresSeen: number }): boolean {
-  return req.changes.length > 0 && req.alarmFailuresSeen < alarmFailures;
+function builtOnFailedWrite(req: { changes: AlarmChangeRow[]; alarmFailuresSeen: number }): boolean {
+  return req.changes.length > 0 && alarmOrder.builtOnFailure(req.alarmFailuresSeen);
 }
 
 function refusal(id: number): WriterResponse {
-  return { id, ok: false, error: { message: 'an earlier alarm write failed; this one was made on top of it', code: 'STORAGE_UNAVAILABLE' } };
+  return { id, ok: false, error: { message: REFUSED_ALARM_WRITE, code: 'STORAGE_UNAVAILABLE' } };
 }
 
 function failureOf(err: unknown): WriterFailure {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { NotificationContent } from '@agua/shared';
-import { dedupeKey, type AlarmNotice, type DeliveryOutcome, type OutboxClaim, type OutboxEntry } from './outbox';
+import { outboxKey, type AlarmNoticeRow, type OutboxClaimRow, type OutboxOutcomeRow, type OutboxRow } from '../rows';
 
 const OUTBOX_COLUMNS =
   'dedupe_key, cause, alarm_id, event, channel, recipient_kind, recipient_id, target, state, attempts, next_attempt_ms, last_error, created_at_ms, sent_at_ms';
@@ -11,7 +11,7 @@ const OUTBOX_COLUMNS =
  */
 export class PgOutboxWriter {
   /** Writes notifications; returns how many were new. */
-  async write(client: pg.ClientBase, entries: OutboxEntry[]): Promise<number> {
+  async write(client: pg.ClientBase, entries: OutboxRow[]): Promise<number> {
     let added = 0;
     let lastCause: string | null = null;
     for (const e of entries) {
@@ -22,7 +22,7 @@ export class PgOutboxWriter {
         text: `INSERT INTO notification_outbox (${OUTBOX_COLUMNS})
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', 0, $9, NULL, $10, NULL)
                ON CONFLICT (dedupe_key) DO NOTHING`,
-        values: [dedupeKey(e.cause, e), e.cause, e.alarmId, e.event, e.channel, e.recipientKind, e.recipientId, e.target, e.createdAtMs, e.createdAtMs],
+        values: [outboxKey(e.cause, e), e.cause, e.alarmId, e.event, e.channel, e.recipientKind, e.recipientId, e.target, e.createdAtMs, e.createdAtMs],
       });
       added += res.rowCount ?? 0;
     }
@@ -30,7 +30,7 @@ export class PgOutboxWriter {
   }
 
   /** The notice of an alarm transition, in the alarm batch's transaction. */
-  async writeNotice(client: pg.ClientBase, alarmId: string, transitionId: number, notice: AlarmNotice, nowMs: number): Promise<void> {
+  async writeNotice(client: pg.ClientBase, alarmId: string, transitionId: number, notice: AlarmNoticeRow, nowMs: number): Promise<void> {
     const cause = `t:${transitionId}`;
     if (notice.event !== 'cleared') {
       await this.write(client, notice.targets.map((t) => ({ ...t, cause, alarmId, event: 'raised', content: notice.content, createdAtMs: nowMs })));
@@ -51,7 +51,7 @@ export class PgOutboxWriter {
   }
 
   /** Before an attempt: counted, and due again at retryAtMs should the attempt never end. */
-  async claim(client: pg.ClientBase, claims: OutboxClaim[]): Promise<void> {
+  async claim(client: pg.ClientBase, claims: OutboxClaimRow[]): Promise<void> {
     for (const c of claims) {
       await client.query({
         name: 'agua.outbox.claim',
@@ -61,7 +61,7 @@ export class PgOutboxWriter {
     }
   }
 
-  async settle(client: pg.ClientBase, outcomes: DeliveryOutcome[]): Promise<void> {
+  async settle(client: pg.ClientBase, outcomes: OutboxOutcomeRow[]): Promise<void> {
     for (const o of outcomes) {
       if (o.ok) {
         await client.query({
