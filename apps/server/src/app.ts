@@ -306,7 +306,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const bus = new EventBus();
   const storageServices = createStorageServices({ config, storage, log });
   const { settings, storageHealth } = storageServices;
-  const cluster = await createCluster({ config, settings, storage, log });
+  const cluster = await createCluster({ config, settings, log });
   const { instanceId, member, placement } = cluster;
   const metrics = new Metrics(instanceId);
   const audit = createAudit({ db, collapseWindowMs: config.auditCollapseWindowMs, log });
@@ -314,7 +314,18 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log, shelveCritical: config.alarmShelveCritical });
-  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics });
+  const history = createHistory({ config, storage, devices: devices.service, log });
+  const water = await createWater({
+    db,
+    demo: config.demo,
+    devices: devices.service,
+    audit: audit.service,
+    bus,
+    feed: member?.feed ?? bus,
+    defaultOfflineAfterS: config.deviceOfflineAfterS,
+    readings: (deviceId, range) => history.service.exportRows(deviceId, range),
+  });
+  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.figures.addRows(deviceId, rows) });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({
     config,
@@ -331,7 +342,6 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const gateway = createGateway({ config, devices: devices.service, telemetry, commands: commands.service, metrics, placement });
   const mqtt = createMqtt({ config, db, keyPepper: devices.keyPepper, instanceId, devices: devices.service, gateway, bus, log });
   commandsOverMqtt.resolve(mqtt.commandDelivery);
-  const history = createHistory({ config, storage, devices: devices.service, log });
   const deviceAdmin = createDeviceAdmin({
     devices,
     bus,
@@ -378,15 +388,5 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     alarmChanged: () => notifications.sender.kick(),
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  const water = await createWater({
-    db,
-    demo: config.demo,
-    devices: devices.service,
-    audit: audit.service,
-    bus,
-    feed: member?.feed ?? bus,
-    defaultOfflineAfterS: config.deviceOfflineAfterS,
-    readings: (deviceId, range) => history.service.exportRows(deviceId, range),
-  });
   return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water };
 }

@@ -7,7 +7,6 @@ import { unauthorized } from '../../lib/errors';
 import { EventBus } from '../../lib/event-bus';
 import { SOLO, type Placement } from '../../lib/placement';
 import type { SettingsRepository } from '../../storage/settings.repository';
-import type { Storage } from '../../storage/storage';
 import type { AlarmAct, AlarmEngine, AlarmRouter } from '../alarms/alarm-engine';
 import { toAlarm } from '../alarms/alarms.repository';
 import type { AlarmRulesService } from '../alarms/alarm-rules.service';
@@ -69,7 +68,6 @@ export interface ClusterMember {
 export interface ClusterDeps {
   config: Config;
   settings: SettingsRepository;
-  storage: Pick<Storage, 'engine'>;
   log: FastifyBaseLogger;
 }
 
@@ -84,7 +82,7 @@ export interface ClusterModule {
 }
 
 /** This server's name, and its membership of the cluster when REDIS_URL (and PostgreSQL) say so. */
-export async function createCluster({ config, settings, storage, log }: ClusterDeps): Promise<ClusterModule> {
+export async function createCluster({ config, settings, log }: ClusterDeps): Promise<ClusterModule> {
   // Made once, so a new port or host name keeps it. Instances sharing a database each have
   // their own (host name and port).
   const instanceId =
@@ -92,7 +90,7 @@ export async function createCluster({ config, settings, storage, log }: ClusterD
       ? clusterInstanceId(config)
       : (config.instanceId ?? (await settings.getOrCreate('instance_id', () => `${hostLabel()}-${randomBytes(3).toString('hex')}`)));
   const member = config.redisUrl !== null && config.databaseUrl !== null ? await joinCluster({ ...config, redisUrl: config.redisUrl, databaseUrl: config.databaseUrl }, instanceId, log) : null;
-  if (!member && storage.engine === 'postgres') {
+  if (!member && config.databaseUrl !== null) {
     log.info('no REDIS_URL: this instance runs alone on this PostgreSQL database (another one is refused; several need REDIS_URL on every one)');
   }
   return { instanceId, member, placement: member?.ownership ?? SOLO };

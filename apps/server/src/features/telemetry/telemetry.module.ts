@@ -1,5 +1,5 @@
 import type { IngestStore } from '../../storage/ingest/ingest-store';
-import type { AlarmChangeRow } from '../../storage/ingest/rows';
+import type { AlarmChangeRow, ReadingRow } from '../../storage/ingest/rows';
 import type { DevicesService } from '../devices/devices.service';
 import type { Metrics } from '../metrics/metrics';
 import { TelemetryService, type ReadingAlarms } from './telemetry.service';
@@ -11,8 +11,10 @@ export interface TelemetryDeps {
   /** The alarm engine, its changes converted into the store's rows (alarms.module). */
   alarms: ReadingAlarms<AlarmChangeRow>;
   metrics: Metrics;
+  /** Told of each message's or batch's new readings once committed (the live water figures). */
+  stored: (deviceId: string, rows: ReadingRow[]) => void;
 }
 
-export function createTelemetry({ writer, devices, alarms, metrics }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
-  return new TelemetryService(writer, devices, alarms, (readings, seconds) => metrics.committed(readings, seconds));
+export function createTelemetry({ writer, devices, alarms, metrics, stored }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
+  return new TelemetryService(writer, devices, alarms, (readings, seconds) => metrics.committed(readings, seconds), stored);
 }

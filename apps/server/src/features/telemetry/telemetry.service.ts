@@ -48,6 +48,8 @@ export class TelemetryService<C = unknown> {
     private readonly alarms: ReadingAlarms<C>,
     /** Told of every group commit: its readings and how long it took (metrics). */
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
+    /** Told of a message's or batch's new readings once committed, late ones too (the live water figures). */
+    private readonly stored: (deviceId: string, rows: ReadingRow[]) => void = () => undefined,
   ) {
     // One commit holds a group's readings and the alarm changes they cause: both or neither.
     this.commits = new GroupCommit(async (items) => {
@@ -71,6 +73,8 @@ export class TelemetryService<C = unknown> {
     const items = messages.map((m) => this.toStore(device, m, receivedMs));
     markNewest(items);
     const fresh = await this.commits.submit(items);
+    const added = items.filter((_, i) => fresh[i]);
+    if (added.length > 0) this.stored(device.id, added);
     this.publishNewest(device.id, items, fresh);
     const accepted = fresh.filter(Boolean).length;
     return { accepted, duplicates: fresh.length - accepted };

@@ -1,4 +1,4 @@
-import { FLOW_WINDOW_LIMITS_S, levelThresholdsOf, waterAnalytics, type LevelPoint, type Reading, type WaterAnalytics } from '@agua/shared';
+import { FLOW_WINDOW_LIMITS_S, levelThresholdsOf, waterAnalytics, type LevelPoint, type Reading, type ReadingStatus, type WaterAnalytics } from '@agua/shared';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { GeometryTimeline } from './geometry.service';
 
@@ -28,14 +28,23 @@ export class LiveWaterFigures {
     this.now = deps.now ?? Date.now;
   }
 
-  /** A stored reading of a device, in any order (a late batch finds its place). */
+  /** A committed message's or batch's readings (stored here): every one counts in the flow. */
+  addRows(deviceId: string, rows: ReadonlyArray<{ tsMs: number; valueNum: number | null; status: ReadingStatus }>): void {
+    for (const row of rows) if (row.valueNum !== null) this.addPoint(deviceId, { tsMs: row.tsMs, levelM: row.valueNum, fault: row.status === 'fault' });
+  }
+
+  /** A device's new current reading, as the live socket tells it (stored here or on another instance). */
   add(deviceId: string, reading: Pick<Reading, 'ts' | 'value' | 'status'>): void {
     if (typeof reading.value !== 'number') return;
-    const tsMs = Date.parse(reading.ts);
+    this.addPoint(deviceId, { tsMs: Date.parse(reading.ts), levelM: reading.value, fault: reading.status === 'fault' });
+  }
+
+  /** In time order, once per time (a reading heard both ways counts once); a late one finds its place. */
+  private addPoint(deviceId: string, point: LevelPoint): void {
     const points = this.recent.get(deviceId) ?? [];
-    const point = { tsMs, levelM: reading.value, fault: reading.status === 'fault' };
     let i = points.length;
-    while (i > 0 && points[i - 1]!.tsMs > tsMs) i--;
+    while (i > 0 && points[i - 1]!.tsMs > point.tsMs) i--;
+    if (i > 0 && points[i - 1]!.tsMs === point.tsMs) return;
     points.splice(i, 0, point);
     const newest = points[points.length - 1]!.tsMs;
     let drop = 0;

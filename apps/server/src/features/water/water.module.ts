@@ -63,10 +63,6 @@ async function preload(figures: LiveWaterFigures, d: WaterDeps): Promise<void> {
   const toMs = Date.now() + 1;
   for (const device of d.devices.listRecords()) {
     if (device.type !== 'level_sensor' || device.retiredAtMs !== null) continue;
-    for await (const rows of d.readings(device.id, { fromMs: toMs - PRELOAD_MS, toMs })) {
-      for (const row of rows) {
-        if (row.valueNum !== null) figures.add(device.id, { ts: new Date(row.tsMs).toISOString(), value: row.valueNum, status: row.status });
-      }
-    }
+    for await (const rows of d.readings(device.id, { fromMs: toMs - PRELOAD_MS, toMs })) figures.addRows(device.id, rows);
   }
 }
