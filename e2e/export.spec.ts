@@ -73,7 +73,7 @@ test.describe('Exportar a Excel', () => {
     expect(sheet, `sheets: ${sheets.map((s) => s.name).join(', ')}`).toBeDefined();
     expect(sheet!.header).toEqual(HEADER);
     expect(sheet!.dataRows).toBeGreaterThanOrEqual(1);
-    // Typed cells (API.md): an Excel date, a number, 'm', a Spanish status word.
+    // Typed cells (docs/api.md): an Excel date, a number, 'm', a Spanish status word.
     const [when, value, unit, estado] = sheet!.sample[0]!;
     expect(when![0]).toBe('datetime');
     expect(['float', 'int']).toContain(value![0]);

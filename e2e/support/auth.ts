@@ -6,13 +6,13 @@ export interface Account {
   username: string;
   password: string;
   masterPassword?: string;
-  /** Name shown in the sidebar (PRODUCT.md demo accounts). */
+  /** Name shown in the sidebar (docs/product.md demo accounts). */
   name: string;
   /** Role display name shown in the sidebar. */
   roleName: string;
 }
 
-/** The demo accounts seeded with DEMO=true (PRODUCT.md). */
+/** The demo accounts seeded with DEMO=true (docs/product.md). */
 export const ACCOUNTS: Record<Role, Account> = {
   admin: { username: 'admin', password: 'admin123', masterPassword: 'maestra2024', name: 'María González', roleName: 'Administrador General' },
   operator: { username: 'operator', password: 'operator123', name: 'Juan Pérez', roleName: 'Operador' },

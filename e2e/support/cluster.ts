@@ -8,7 +8,7 @@ import { startRedis } from '../../apps/server/test/helpers/redis-server';
 
 /**
  * Two more instances of the built server on a PostgreSQL database and a Redis of this test's
- * own (SCALE.md "several instances"), for journeys that cross instances. The suite's own server
+ * own (docs/operations.md "several instances"), for journeys that cross instances. The suite's own server
  * is not one of them: it runs on SQLite.
  */
 export interface E2eCluster {

@@ -25,7 +25,7 @@
 
 namespace agua {
 
-// PROTOCOL.md limits.
+// docs/protocol.md limits.
 constexpr size_t kMaxBatchMessages = 500;
 constexpr size_t kMaxBodyBytes = 256 * 1024;
 constexpr size_t kMaxDeviceId = 64;

@@ -182,7 +182,7 @@ void Device::upload(int64_t now) {
   if (freshenClockless(now)) queue_.save(store_);
   if (queue_.empty()) return;
 
-  // As many queued readings as fit in the buffer (and PROTOCOL.md's 500), oldest first.
+  // As many queued readings as fit in the buffer (and docs/protocol.md's 500), oldest first.
   JsonWriter w(batch_, sizeof batch_);
   w.reserve(1);  // the closing bracket
   w.beginArray();
@@ -333,7 +333,7 @@ void Device::handleOne(const JsonValue& object) {
   emit(e);
   acknowledge(c.id, outcome);
   if (outcome != CommandOutcome::Succeeded || config_.type != DeviceType::LevelSensor) return;
-  // Sensors act after the ack (PROTOCOL.md): `read` sends a fresh reading, `restart` reboots.
+  // Sensors act after the ack (docs/protocol.md): `read` sends a fresh reading, `restart` reboots.
   if (!strcmp(c.name, "read")) readPending_ = true;
   else restartPending_ = true;
 }

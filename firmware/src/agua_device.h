@@ -1,4 +1,4 @@
-// The device side of PROTOCOL.md in one object: readings with boot/seq into a persistent queue,
+// The device side of docs/protocol.md in one object: readings with boot/seq into a persistent queue,
 // batched uploads with back-off, commands executed at most once per id and acknowledged with the
 // gate's state. Single-threaded: the board calls loop() often and hands it whatever commands its
 // transports receive. Everything lives inside this object (no allocation): declare it static.
@@ -22,7 +22,7 @@ struct DeviceConfig {
   // Level sensors: a reading every interval. Gates: their state every interval (a heartbeat that
   // keeps them online), and at once on every change.
   uint32_t readingIntervalMs = 5000;
-  // Gates: longer than this from one limit switch to the other is a fault (PROTOCOL.md default 120 s).
+  // Gates: longer than this from one limit switch to the other is a fault (docs/protocol.md default 120 s).
   uint32_t travelTimeoutMs = 120000;
   // Periodic readings to take, then stop (0: forever): for a board that wakes, measures, uploads
   // and sleeps, and for tests.

@@ -1,4 +1,4 @@
-// The HTTP side of PROTOCOL.md that does not depend on an HTTP library: status → what to do,
+// The HTTP side of docs/protocol.md that does not depend on an HTTP library: status → what to do,
 // Retry-After, request paths. Shared by the Arduino example and the host's libcurl transport.
 #pragma once
 

@@ -58,7 +58,7 @@ struct UplinkResult {
 class Uplink {
  public:
   virtual bool ready() = 0;
-  // body: a JSON array of messages (PROTOCOL.md "Message").
+  // body: a JSON array of messages (docs/protocol.md "Message").
   virtual UplinkResult sendTelemetry(const char* body, size_t len) = 0;
   // body: {"id", "success", "message"?, "state"?}; over HTTP the id also goes in the URL.
   virtual UplinkResult sendAck(const char* commandId, const char* body, size_t len) = 0;

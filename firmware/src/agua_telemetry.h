@@ -1,4 +1,4 @@
-// Readings, the persistent queue they wait in, and the message format (PROTOCOL.md "Message").
+// Readings, the persistent queue they wait in, and the message format (docs/protocol.md "Message").
 #pragma once
 
 #include <stdint.h>
@@ -14,7 +14,7 @@ enum class DeviceType : uint8_t { LevelSensor, MotorizedGate };
 const char* deviceTypeName(DeviceType t);
 
 struct Reading {
-  // > 0: epoch ms. <= 0: taken before the clock was set, at monotonic ms -ts (PROTOCOL.md lets
+  // > 0: epoch ms. <= 0: taken before the clock was set, at monotonic ms -ts (docs/protocol.md lets
   // `ts` out; such a reading may only be sent fresh, see Device::upload).
   int64_t ts;
   uint32_t boot;   // the boot it was taken in: a resend carries its original (boot, seq)

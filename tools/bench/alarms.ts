@@ -1,5 +1,5 @@
 /**
- * Alarm benchmark (npm run bench:alarms; issue 12, ALARMS.md "Speed"). The server runs in a child
+ * Alarm benchmark (npm run bench:alarms; issue 12, docs/alarms.md "Speed"). The server runs in a child
  * process; this process is the load (autocannon for ingest, fetch for paced and flood readings,
  * ws for the live sockets). Three figures, medians of --runs:
  * 1. ingest with every default rule on for every device vs the same run with every rule off

@@ -1,5 +1,5 @@
 /**
- * Notifications benchmark (npm run bench:notifications; issue 13, ALARMS.md "Speed"). The server
+ * Notifications benchmark (npm run bench:notifications; issue 13, docs/alarms.md "Speed"). The server
  * runs in a child process, the webhook receiver and SMTP server in another; this process is the load.
  * Per run, on a fresh server: ingest load (single readings, 50 connections) while a flood of
  * sensors cross HH within one second — once with nothing configured, once with a webhook for

@@ -113,7 +113,7 @@ export interface BuildOptions {
 
 /** Builds the whole server (storage, services, routes); never listens, so tests can use it directly. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<BuiltApp> {
-  // Every log line names this server (SCALE.md); the name is known once the database is open.
+  // Every log line names this server (docs/operations.md); the name is known once the database is open.
   let instanceForLogs: string | null = config.instanceId;
   const app = Fastify({
     logger: options.logger ?? {

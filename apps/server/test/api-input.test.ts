@@ -1,4 +1,4 @@
-// API.md "Rules for every route", bad input is 400 (shape): JSON bodies are validated as sent,
+// docs/api.md "Rules for every route", bad input is 400 (shape): JSON bodies are validated as sent,
 // never type-coerced (only the URL's strings are); and scripts that send Content-Type:
 // application/json with no body on a bodyless route are answered as if they sent none.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ describe('request input', () => {
       await expectApiError(await empty(`/api/v1/devices/${GATE_1}/commands`, operator), 400, 'INVALID_JSON');
       await expectApiError(await empty('/api/v1/devices', admin), 400, 'INVALID_JSON');
       await expectApiError(await empty(`/api/v1/devices/${LEVEL_1}`, admin, 'PATCH'), 400, 'INVALID_JSON');
-      // PROTOCOL.md: an empty telemetry body is "not JSON", a shape error.
+      // docs/protocol.md: an empty telemetry body is "not JSON", a shape error.
       await expectApiError(await postTelemetry(s, null, { raw: '' }), 400, 'INVALID_JSON');
     });
 

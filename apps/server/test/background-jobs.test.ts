@@ -1,5 +1,5 @@
 // The server's background work is one list, started when it is ready and stopped when it closes
-// (STYLE.md "Background work has one list"), with a last lastSeen flush at shutdown.
+// (docs/architecture.md "Background work has one list"), with a last lastSeen flush at shutdown.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { demoKey, startServer, tempDataDir } from './helpers/server';

@@ -1,4 +1,4 @@
-// API.md "Errors": every 4xx is `{error, code}` with a Spanish text and a JSON content type, also
+// docs/api.md "Errors": every 4xx is `{error, code}` with a Spanish text and a JSON content type, also
 // when Node's HTTP parser, Fastify's router or the WebSocket handshake refuse a request before
 // any route sees it (issue 10). Malformed requests go over raw sockets: no client would send them.
 import net from 'node:net';

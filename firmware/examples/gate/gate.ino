@@ -29,7 +29,7 @@ static const agua::esp32::Settings SETTINGS = {
     "esp32_compuerta_01",           // device id, as created in the panel
     "paste-the-key-shown-once",     // its API key
 };
-static const uint32_t TRAVEL_TIMEOUT_MS = 120000;  // PROTOCOL.md default travelTimeoutS = 120
+static const uint32_t TRAVEL_TIMEOUT_MS = 120000;  // docs/protocol.md default travelTimeoutS = 120
 static const int PIN_LIMIT_OPEN = 32;
 static const int PIN_LIMIT_CLOSED = 33;
 static const int PIN_OPEN = 25;

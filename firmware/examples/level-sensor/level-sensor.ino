@@ -1,5 +1,5 @@
 // Agua level sensor on an ESP32: a waterproof ultrasonic probe above the water reports the level
-// every 5 s (PROTOCOL.md "Message"), keeps readings while the link is down, and answers the
+// every 5 s (docs/protocol.md "Message"), keeps readings while the link is down, and answers the
 // `read` and `restart` commands.
 //
 // Wiring (3.3 V logic):

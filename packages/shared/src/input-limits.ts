@@ -1,6 +1,6 @@
 /**
  * Limits of what people type for users and devices: one home for the route schemas, the web
- * forms, the CLI and the tests. The contract (API.md) fixes only the password's minimum; the
+ * forms, the CLI and the tests. The contract (docs/api.md) fixes only the password's minimum; the
  * rest are chosen to hold any real name, address or plant, and to keep every request small.
  */
 

@@ -8,7 +8,7 @@ import { GATE_BEHAVIOURS, type GateBehaviour } from './gate';
 
 const HELP = `Panel de Control de Agua — device simulator
 
-Plays a fleet of virtual ESP32 boards that speak the device protocol (PROTOCOL.md) over HTTP or
+Plays a fleet of virtual ESP32 boards that speak the device protocol (docs/protocol.md) over HTTP or
 MQTT: level sensors send a reading every interval, gates report their state and obey commands.
 
 Usage: npm run simulate -- [options]

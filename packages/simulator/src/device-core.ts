@@ -45,7 +45,7 @@ export type CommandVerdict = { kind: 'new' } | { kind: 'duplicate'; ack?: Comman
 
 /**
  * "A device executes each command id at most once, and ignores a command whose expiresAt has
- * passed" (PROTOCOL.md). The server re-sends an unacknowledged command with the same id every 5 s,
+ * passed" (docs/protocol.md). The server re-sends an unacknowledged command with the same id every 5 s,
  * so a repeat most likely means our ack was lost: the guard remembers the ack so it can be re-sent
  * without executing the command again.
  */
@@ -79,7 +79,7 @@ export class CommandGuard {
   }
 }
 
-/** seq/boot of outgoing messages (PROTOCOL.md "Message"): seq counts up from 0 per boot. */
+/** seq/boot of outgoing messages (docs/protocol.md "Message"): seq counts up from 0 per boot. */
 export class Sequencer {
   boot: string;
   private seq = 0;

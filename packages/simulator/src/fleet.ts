@@ -61,14 +61,14 @@ export interface Fleet {
   stop(): Promise<void>;
 }
 
-/** The key a seed device has in demo mode (PROTOCOL.md). */
+/** The key a seed device has in demo mode (docs/protocol.md). */
 export function demoKey(deviceId: string): string {
   return `demo-key-${deviceId}`;
 }
 
 /**
  * The seed devices the simulator plays in demo mode. Never esp32_compuerta_02: that one is left
- * for a real board or a test to take its place (PRODUCT.md).
+ * for a real board or a test to take its place (docs/product.md).
  */
 export const DEMO_FLEET: readonly Readonly<SimDeviceConfig>[] = Object.freeze(
   [

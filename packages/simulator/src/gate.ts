@@ -51,7 +51,7 @@ interface Motion {
  * - at rest → `cerrada` only when fully closed, `abierta` otherwise. A gate stopped half way by
  *   `detener` therefore reports `abierta`: water flows through any opening, and claiming `cerrada`
  *   for a partly open gate would be the dangerous lie. The extra field `data.openPct` (ignored by
- *   the server, allowed by PROTOCOL.md) tells how far open it is.
+ *   the server, allowed by docs/protocol.md) tells how far open it is.
  * A later `abrir`/`cerrar` travels only the remaining distance.
  */
 export class Gate implements VirtualDevice {

@@ -1,4 +1,4 @@
-/** The virtual ESP32 fleet: speaks PROTOCOL.md over HTTP or MQTT, nothing else. */
+/** The virtual ESP32 fleet: speaks docs/protocol.md over HTTP or MQTT, nothing else. */
 export { DEMO_FLEET, demoKey, startFleet, type Fleet, type FleetOptions, type SimDeviceConfig } from './fleet';
 export { GATE_BEHAVIOURS, GATE_FAIL_MESSAGE, Gate, type GateBehaviour, type GateOptions } from './gate';
 export { LevelSensor, LevelWalk, type LevelSensorOptions, type LevelWalkOptions } from './level-sensor';

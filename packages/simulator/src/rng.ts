@@ -32,7 +32,7 @@ export function gaussian(rng: Rng): number {
 
 /**
  * The `boot` of a message: a short random string picked at each start, so that a restarted counter
- * (seq from 0 again) is not mistaken for duplicates (PROTOCOL.md). 8 hex chars, like firmware would
+ * (seq from 0 again) is not mistaken for duplicates (docs/protocol.md). 8 hex chars, like firmware would
  * derive from esp_random().
  */
 export function newBoot(rng?: Rng): string {

@@ -1,6 +1,6 @@
 /**
  * The HTTP transport against a small real HTTP server that plays the server's side of
- * PROTOCOL.md: real sockets, real JSON, no mocks.
+ * docs/protocol.md: real sockets, real JSON, no mocks.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -135,7 +135,7 @@ describe('HttpTransport', () => {
     expect(stats.sent).toBe(1);
   });
 
-  it('acks on the ack route with the body of PROTOCOL.md', async () => {
+  it('acks on the ack route with the body of docs/protocol.md', async () => {
     const { peer, transport, stats } = await setup((req) =>
       req.path.endsWith('/ack') ? { status: 200, body: { status: 'succeeded' } } : accepted(req.body),
     );

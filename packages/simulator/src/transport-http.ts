@@ -26,7 +26,7 @@ export interface HttpTransportOptions extends TransportOptions {
 const isRetryable = (status: number) => status === 429 || status >= 500 || status === 408;
 
 /**
- * The HTTP side of PROTOCOL.md, as an ESP32 with a flaky link would do it: one telemetry request at
+ * The HTTP side of docs/protocol.md, as an ESP32 with a flaky link would do it: one telemetry request at
  * a time; readings that could not be delivered stay in a bounded buffer and go out as one batch
  * (same seq/boot, so the server drops what it already has); commands come from the long poll and
  * from every telemetry response.

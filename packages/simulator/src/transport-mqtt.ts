@@ -11,7 +11,7 @@ export interface MqttTransportOptions extends TransportOptions {
 }
 
 /**
- * The MQTT side of PROTOCOL.md with mqtt.js, set up like ESP-IDF's client:
+ * The MQTT side of docs/protocol.md with mqtt.js, set up like ESP-IDF's client:
  * - client id = username = deviceId, password = key, MQTT 3.1.1;
  * - clean session: the server re-publishes an unacknowledged command every 5 s until it times out,
  *   so a persistent session would add nothing but stale deliveries and broker state per device.
@@ -192,7 +192,7 @@ export class MqttTransport implements Transport {
 }
 
 /**
- * Over HTTP the command id is in the URL; over MQTT it must be in the body. PROTOCOL.md only says
+ * Over HTTP the command id is in the URL; over MQTT it must be in the body. docs/protocol.md only says
  * "the same body as over HTTP", so the id goes under both names a server could reasonably read
  * (`commandId`, and `id` as in the command itself). NOTE: drop one once the contract names it.
  */

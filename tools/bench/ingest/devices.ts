@@ -1,4 +1,4 @@
-/** Bench devices: sign-in, registration and the readings they send (PROTOCOL.md "Message"). */
+/** Bench devices: sign-in, registration and the readings they send (docs/protocol.md "Message"). */
 
 export const ADMIN = { username: 'admin', password: 'admin123', masterPassword: 'maestra2024' } as const;
 export const VIEWER = { username: 'viewer', password: 'viewer123' } as const;
@@ -6,7 +6,7 @@ export const VIEWER = { username: 'viewer', password: 'viewer123' } as const;
 export interface BenchDevice {
   id: string;
   key: string;
-  /** A random per-start `boot` (PROTOCOL.md dedupe), 8 hex digits like the simulator's. */
+  /** A random per-start `boot` (docs/protocol.md dedupe), 8 hex digits like the simulator's. */
   boot: string;
   /** Next `seq` to send. */
   seq: number;

@@ -158,7 +158,7 @@ export const TARGET = {
   liveP99Ms: 50,
   liveRate: 10_000,
   liveSockets: 1_000,
-  /** SCALE.md, on PostgreSQL: batches ≥ 0.5× COPY of the same rows, single readings ≥ 10,000/s. */
+  /** docs/operations.md, on PostgreSQL: batches ≥ 0.5× COPY of the same rows, single readings ≥ 10,000/s. */
   batchVsPgCopy: 0.5,
   http1PgRate: 10_000,
 } as const;

@@ -15,10 +15,10 @@ export function mark(ok: boolean | null): string {
   return ok === null ? '' : ok ? 'PASS' : 'MISS';
 }
 
-/** On PostgreSQL: SCALE.md's two targets, and the CPU of the server child against PostgreSQL's. */
+/** On PostgreSQL: docs/operations.md's two targets, and the CPU of the server child against PostgreSQL's. */
 export function pgReport(): void {
   const bk = `batch-${BATCH}`;
-  if ([bk, 'http1', 'http1-limited'].some((k) => figures.has(k))) say(`\nSCALE.md on PostgreSQL (medians of ${RUNS} runs):`);
+  if ([bk, 'http1', 'http1-limited'].some((k) => figures.has(k))) say(`\nScale targets (docs/operations.md) on PostgreSQL (medians of ${RUNS} runs):`);
   if (figures.has(bk)) {
     const ratio = med(bk, `vs ${PG_COPY}`);
     say(
@@ -116,7 +116,7 @@ export function report(): void {
       label + (PG ? ', PostgreSQL' : ''),
       `${fmtInt(rate)} readings/s`,
       `${fmtRatio(ratio)} Fastify (p99 ${fmtRatio(med(key, 'p99 vs ceiling-1'))})`,
-      // On PostgreSQL the target is SCALE.md's: a rate, whatever the bare route does.
+      // On PostgreSQL the target is docs/operations.md's: a rate, whatever the bare route does.
       PG ? `≥ ${fmtInt(TARGET.http1PgRate)} readings/s` : `≥ ${TARGET.http1VsFastify}× Fastify, p99 < ${TARGET.http1P99Ms} ms`,
       PG ? (Number.isFinite(rate) ? rate >= TARGET.http1PgRate : null) : ok === null ? null : ok && p99 < TARGET.http1P99Ms,
     );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DEFAULT_OFFLINE_AFTER_S, SHELVE_CRITICAL_ACCESS, type ShelveCriticalAccess } from '@agua/shared';
 
 /**
- * Configuration, parsed once at boot from the environment (PRODUCT.md "Configuration").
+ * Configuration, parsed once at boot from the environment (docs/product.md "Configuration").
  * Nothing else reads process.env. A bad value stops the start with a message naming the variable.
  */
 export interface Config {
@@ -130,7 +130,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (redisUrl !== null && databaseUrl === null) {
     throw new ConfigError('REDIS_URL is set without DATABASE_URL: several instances share a PostgreSQL database (an SQLite file belongs to one instance)');
   }
-  // On a utility's PostgreSQL the demo data is asked for, never assumed (SCALE.md).
+  // On a utility's PostgreSQL the demo data is asked for, never assumed (docs/operations.md).
   const demo = bool(env, 'DEMO', databaseUrl === null);
   const origins = (env.ALLOWED_ORIGINS ?? '')
     .split(',')

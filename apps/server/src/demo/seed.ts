@@ -16,7 +16,7 @@ interface DemoUser {
   status: UserStatus;
 }
 
-/** The seed's four sample users; the first three are the demo accounts (PRODUCT.md). */
+/** The seed's four sample users; the first three are the demo accounts (docs/product.md). */
 export const DEMO_USERS: readonly DemoUser[] = [
   { username: 'admin', name: 'María González', email: 'maria.gonzalez@aguas.example', password: 'admin123', masterPassword: 'maestra2024', role: 'admin', status: 'active' },
   { username: 'operator', name: 'Juan Pérez', email: 'juan.perez@aguas.example', password: 'operator123', masterPassword: null, role: 'operator', status: 'active' },
@@ -26,7 +26,7 @@ export const DEMO_USERS: readonly DemoUser[] = [
 
 type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings'>;
 
-/** The seed's four devices (PRODUCT.md "Seed devices"). */
+/** The seed's four devices (docs/product.md "Seed devices"). */
 export const DEMO_DEVICES: readonly DemoDevice[] = [
   { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M } },
   { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: SENSOR_MAX_LEVEL_CLEAN_M } },

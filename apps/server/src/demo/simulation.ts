@@ -17,7 +17,7 @@ export function startDemoSimulation(httpUrl: string, mqttUrl: string, log: Fasti
   };
   const sensors = DEMO_FLEET.filter((d) => d.type === 'level_sensor');
   // The demo gate overloads now and then (about every 4 minutes, for 40 s): its fault alarm is
-  // raised and returns while someone watches, as ALARMS.md's demo asks.
+  // raised and returns while someone watches, as docs/alarms.md's demo asks.
   const gates = DEMO_FLEET.filter((d) => d.type === 'motorized_gate').map((d) => (opts.gateFaults ? { ...d, spontaneousFaults: DEMO_GATE_FAULTS } : d));
   // A seed makes the water levels repeat run after run (end-to-end tests); boots stay random, so
   // a restarted server's devices are never mistaken for resending what they sent before.

@@ -1,4 +1,4 @@
-// The CSV every export writes (API.md "Readings and export", security.md "CSV exports"); needs nothing.
+// The CSV every export writes (docs/api.md "Readings and export", security.md "CSV exports"); needs nothing.
 import type { PassThrough } from 'node:stream';
 
 export const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';

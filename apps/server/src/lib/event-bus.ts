@@ -15,7 +15,7 @@ export interface InternalEvents {
   'sessions.ended': { sessionId?: string; userId?: string; exceptSessionId?: string };
   /** A device's key was rotated, it was disabled or retired: cut its connections. */
   'device.revoked': { deviceId: string };
-  /** Every transition of an alarm (ALARMS.md). */
+  /** Every transition of an alarm (docs/alarms.md). */
   'alarm.updated': Alarm;
   /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };

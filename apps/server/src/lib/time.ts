@@ -10,7 +10,7 @@ export function iso(ms: number | null): string | null {
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-](\d{2}):(\d{2}))$/i;
 
 /**
- * A time sent to us (API.md requests, PROTOCOL.md `ts`): ISO 8601 with an offset; epoch ms or null.
+ * A time sent to us (docs/api.md requests, docs/protocol.md `ts`): ISO 8601 with an offset; epoch ms or null.
  * Every field must exist on the calendar: `Date.parse` would roll 30 February into March.
  */
 export function parseRequestTime(value: string): number | null {
@@ -45,7 +45,7 @@ export interface MsRange {
   toMs?: number;
 }
 
-/** Request times of a range (API.md): ISO 8601 with an offset, from inclusive, to exclusive, from < to. */
+/** Request times of a range (docs/api.md): ISO 8601 with an offset, from inclusive, to exclusive, from < to. */
 export function parseRange(from: string | undefined, to: string | undefined): MsRange {
   const fromMs = from === undefined ? undefined : parseRequestTime(from);
   const toMs = to === undefined ? undefined : parseRequestTime(to);

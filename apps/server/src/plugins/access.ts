@@ -16,7 +16,7 @@ export type Access = 'public' | 'device' | 'session' | 'admin' | Permission;
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
-    /** Reachable while the user must still change a temporary password (API.md). */
+    /** Reachable while the user must still change a temporary password (docs/api.md). */
     allowPendingPasswordChange?: boolean;
   }
   interface FastifyRequest {
@@ -29,7 +29,7 @@ export interface SessionCookieOptions {
   ttlH: number;
 }
 
-/** Sets the session cookie; it lives as long as the session's idle time (API.md). */
+/** Sets the session cookie; it lives as long as the session's idle time (docs/api.md). */
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string, opts: SessionCookieOptions): void {
   void reply.setCookie(SESSION_COOKIE, token, {
     path: '/',

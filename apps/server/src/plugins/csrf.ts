@@ -1,4 +1,4 @@
-// Refuses state-changing requests and socket upgrades from foreign origins (API.md "CSRF").
+// Refuses state-changing requests and socket upgrades from foreign origins (docs/api.md "CSRF").
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/errors';

@@ -11,7 +11,7 @@ function takesBody(req: FastifyRequest): boolean {
  * Scripts often send `Content-Type: application/json` on every call, with no body on the
  * bodyless ones; that must not be a 400 INVALID_JSON there. Routes that declare a body keep
  * Fastify's answer to an empty one (400 INVALID_JSON) — the device routes' documented order of
- * checks (PROTOCOL.md) counts an empty body as "not JSON".
+ * checks (docs/protocol.md) counts an empty body as "not JSON".
  */
 async function jsonBodyPlugin(app: FastifyInstance) {
   // Same poisoning protection as Fastify's default parser; body limits stay with the server and route.

@@ -39,7 +39,7 @@ export interface SqliteStorage {
 /** One connection to the database file, with the settings every connection of the server uses. */
 export function openConnection(file: string): BetterSqlite3.Database {
   const sqlite = new BetterSqlite3(file);
-  // WAL + synchronous=FULL: a committed transaction survives a power cut (PROTOCOL.md 202 promise).
+  // WAL + synchronous=FULL: a committed transaction survives a power cut (docs/protocol.md 202 promise).
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');

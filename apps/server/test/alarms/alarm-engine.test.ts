@@ -1,4 +1,4 @@
-// ALARMS.md end to end over real HTTP, MQTT-free: readings raise and return level alarms with
+// docs/alarms.md end to end over real HTTP, MQTT-free: readings raise and return level alarms with
 // deadband, people acknowledge and shelve them (audited, 403 without write, 409 when it does not
 // apply), a silent device, a gate fault and a failed command raise theirs, a disabled device or
 // rule suppresses, every transition reaches the live socket as alarm.updated and the hello

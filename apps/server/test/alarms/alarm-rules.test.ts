@@ -1,4 +1,4 @@
-// ALARMS.md "Alarm rules": every device has its rules with the table's defaults (existing demo
+// docs/alarms.md "Alarm rules": every device has its rules with the table's defaults (existing demo
 // devices and new ones alike), anyone with read sees them, manage_devices edits them with checks
 // and an audit entry, the H / HH setpoints follow the device's thresholds while equal to them,
 // and everything survives a restart.

@@ -1,4 +1,4 @@
-// Helpers shared by the auth tests (API.md "Sign-in", "Rules for every route", "CSRF").
+// Helpers shared by the auth tests (docs/api.md "Sign-in", "Rules for every route", "CSRF").
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +28,7 @@ export const ROLE_PERMISSIONS_EXPECTED: Record<Role, string[]> = {
 };
 
 
-/** Asserts the `User` shape of API.md exactly (no extra keys, no hashes). */
+/** Asserts the `User` shape of docs/api.md exactly (no extra keys, no hashes). */
 export function expectUserShape(user: User, expected: { username: string; role: Role }): void {
   expect(Object.keys(user).sort()).toEqual(
     ['email', 'id', 'lastLogin', 'mustChangePassword', 'name', 'permissions', 'role', 'status', 'username'].sort(),

@@ -1,4 +1,4 @@
-// Configuration (PRODUCT.md "Configuration"): a bad value stops the start with a message naming the variable.
+// Configuration (docs/product.md "Configuration"): a bad value stops the start with a message naming the variable.
 import fs from 'node:fs';
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// CSRF (API.md "Rules for every route"): Origin must be the addressed origin or an ALLOWED_ORIGINS one.
+// CSRF (docs/api.md "Rules for every route"): Origin must be the addressed origin or an ALLOWED_ORIGINS one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, demoKey, startServer, type TestServer } from '../helpers/server';

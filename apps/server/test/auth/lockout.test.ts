@@ -1,4 +1,4 @@
-// Sign-in lockout (API.md "Sign-in" step 1): per username and address, and per address.
+// Sign-in lockout (docs/api.md "Sign-in" step 1): per username and address, and per address.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_PASSWORDS, startServer, type TestServer } from '../helpers/server';
 import { auditEvents, MSG } from './auth-helpers';

@@ -1,4 +1,4 @@
-// POST /api/v1/auth/login: every answer of API.md "Sign-in", in its order, over real HTTP.
+// POST /api/v1/auth/login: every answer of docs/api.md "Sign-in", in its order, over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { DEMO_PASSWORDS, sessionCookieOf, startServer, type DemoRole, type TestServer } from '../helpers/server';

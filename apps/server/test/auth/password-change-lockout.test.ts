@@ -1,4 +1,4 @@
-// POST /api/v1/auth/password under the sign-in lockout (API.md "Sign-in" step 1): a wrong current
+// POST /api/v1/auth/password under the sign-in lockout (docs/api.md "Sign-in" step 1): a wrong current
 // password is a guess like a failed sign-in, so that a session left open gets no more guesses.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';

@@ -8,7 +8,7 @@ import { createUser, MSG, tryLiveSocket } from './auth-helpers';
 import { expectApiError, loginCookie } from '../helpers/api';
 import { sqlRun } from '../helpers/sql';
 
-/** Who may call a route (API.md): 'admin' = role admin exactly (manage_users). */
+/** Who may call a route (docs/api.md): 'admin' = role admin exactly (manage_users). */
 type Required = 'public' | 'device' | 'session' | 'read' | 'write' | 'manage_devices' | 'admin';
 
 /**
@@ -17,7 +17,7 @@ type Required = 'public' | 'device' | 'session' | 'read' | 'write' | 'manage_dev
  * Routes listed here but not (yet) in the document are ignored.
  */
 const ROUTES: Record<string, Required> = {
-  // public (API.md "Public")
+  // public (docs/api.md "Public")
   'GET /api/health': 'public',
   'GET /api/v1/config': 'public',
   'POST /api/v1/auth/login': 'public',
@@ -79,7 +79,7 @@ const ROUTES: Record<string, Required> = {
   'PATCH /api/v1/webhooks/{}': 'admin',
   'DELETE /api/v1/webhooks/{}': 'admin',
   'POST /api/v1/webhooks/{}/test': 'admin',
-  // device protocol (PROTOCOL.md): device key, never a session
+  // device protocol (docs/protocol.md): device key, never a session
   'POST /api/v1/telemetry': 'device',
   'GET /api/v1/devices/{}/commands': 'device',
   'POST /api/v1/devices/{}/commands/{}/ack': 'device',
@@ -190,7 +190,7 @@ describe('route guards from the OpenAPI document', () => {
     expect(wrong).toEqual([]);
   });
 
-  it('has exactly the public routes of API.md', () => {
+  it('has exactly the public routes of docs/api.md', () => {
     const pub = ops.filter((o) => !isDocsRoute(o.path) && Array.isArray(o.security) && o.security.length === 0).map((o) => o.key);
     expect(pub.sort()).toEqual(['GET /api/health', 'GET /api/v1/config', 'POST /api/v1/auth/login'].sort());
   });
@@ -287,7 +287,7 @@ describe('route guards from the OpenAPI document', () => {
   });
 
   describe('the live socket GET /api/v1/live', () => {
-    it('is described in the OpenAPI document (API.md: the API is described there)', () => {
+    it('is described in the OpenAPI document (docs/api.md: the API is described there)', () => {
       expect(ops.map((o) => o.key)).toContain('GET /api/v1/live');
     });
 

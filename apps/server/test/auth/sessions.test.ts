@@ -1,4 +1,4 @@
-// Sessions: /auth/me, logout, expiry, deactivation, forced password change (API.md "Sign-in", "Rules").
+// Sessions: /auth/me, logout, expiry, deactivation, forced password change (docs/api.md "Sign-in", "Rules").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '@agua/shared';
 import { sessionIdOf } from '../../src/features/auth/auth.service';

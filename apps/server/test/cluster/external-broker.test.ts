@@ -1,4 +1,4 @@
-// SCALE.md "External broker" with several instances: both share the utility's Mosquitto through
+// docs/external-broker.md "External broker" with several instances: both share the utility's Mosquitto through
 // one shared subscription, split the load, and every reading is stored exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, storedReadings, type Instance, type TestCluster } from '../helpers/cluster';

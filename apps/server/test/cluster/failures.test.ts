@@ -1,4 +1,4 @@
-// SCALE.md "Proof on one machine", the failures: an instance killed with SIGKILL under load, and
+// docs/operations.md "Proof on one machine", the failures: an instance killed with SIGKILL under load, and
 // Redis restarted under load.
 import { afterEach, describe, expect, it } from 'vitest';
 import { killGroup } from '../helpers/child-server';

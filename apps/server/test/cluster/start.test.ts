@@ -1,4 +1,4 @@
-// SCALE.md "Start": with REDIS_URL a start waits for Redis (up to 60 s), and one that cannot use
+// docs/operations.md "Start": with REDIS_URL a start waits for Redis (up to 60 s), and one that cannot use
 // it stops with a clear message naming the variable and never the password.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';

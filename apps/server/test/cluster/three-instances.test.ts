@@ -1,4 +1,4 @@
-// SCALE.md "Proof on one machine": three instances on one PostgreSQL database and one Redis
+// docs/operations.md "Proof on one machine": three instances on one PostgreSQL database and one Redis
 // behave as one system to browsers and devices.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Instance, type TestCluster } from '../helpers/cluster';

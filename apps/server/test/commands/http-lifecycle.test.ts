@@ -1,4 +1,4 @@
-// PROTOCOL.md "Commands" and "HTTP": the command lifecycle with a device that speaks HTTP only
+// docs/protocol.md "Commands" and "HTTP": the command lifecycle with a device that speaks HTTP only
 // (long poll, telemetry answers, acknowledgements), against the real server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoKey, startServer, type TestServer } from '../helpers/server';

@@ -1,4 +1,4 @@
-// PROTOCOL.md "MQTT" and "Commands": a device that speaks MQTT (mqtt.js 3.1.1) receives commands on
+// docs/protocol.md "MQTT" and "Commands": a device that speaks MQTT (mqtt.js 3.1.1) receives commands on
 // agua/v1/{id}/commands and acknowledges them on agua/v1/{id}/commands/ack.
 import type { MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// API.md "POST /api/v1/devices/{id}/commands": the refusals in their order, one command in flight,
+// docs/api.md "POST /api/v1/devices/{id}/commands": the refusals in their order, one command in flight,
 // detener superseding, the commands page, lastCommand, the audit trail and the gate travel timeout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -65,7 +65,7 @@ describe('command rules', () => {
     expect((await auditPage(s, admin, { action: 'command.issued' })).length).toBe(0);
   });
 
-  it('refusals in API.md order: 404 unknown device, 422 wrong command for the type, 409 offline, 400 bad body', async () => {
+  it('refusals in docs/api.md order: 404 unknown device, 422 wrong command for the type, 409 offline, 400 bad body', async () => {
     await expectApiError(await issueCommand(s, operator, 'no_such_device', 'abrir'), 404);
     // 422 comes before 409: LEVEL_1 and GATE_2 have never been heard (offline).
     await expectApiError(await issueCommand(s, operator, LEVEL_1, 'abrir'), 422);

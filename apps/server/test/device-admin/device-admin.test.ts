@@ -1,4 +1,4 @@
-// API.md device administration (manage_devices) and PRODUCT.md 'Conectar' / 'Desconectar':
+// docs/api.md device administration (manage_devices) and docs/product.md 'Conectar' / 'Desconectar':
 // create, edit, enable/disable, rotate the key, retire and purge — with real devices on HTTP/MQTT.
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -129,7 +129,7 @@ describe('device administration', () => {
       const on = await jsonOf(await patch(s, admin, LEVEL_1, { enabled: true }));
       expect(on.status).toBe(200);
       expect(on.body.enabled).toBe(true);
-      // PRODUCT.md: "shown 'Desconectado' until it is enabled and talks again".
+      // docs/product.md: "shown 'Desconectado' until it is enabled and talks again".
       expect(on.body.status, 'online right after Conectar, before the device talked again').toBe('offline');
       expect((await getDevice(s, viewer, LEVEL_1)).status).toBe('offline');
       await expectApiError(await issueCommand(s, operator, LEVEL_1, 'read'), 409, 'DEVICE_OFFLINE');

@@ -1,4 +1,4 @@
-// GET /api/v1/devices/{id} (API.md "Devices"): one device in the list's shape, for anyone with
+// GET /api/v1/devices/{id} (docs/api.md "Devices"): one device in the list's shape, for anyone with
 // `read`; a retired device only with ?include=retired, as in the list; unknown or purged 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Device } from '@agua/shared';

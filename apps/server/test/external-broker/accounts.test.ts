@@ -1,4 +1,4 @@
-// SCALE.md "External broker": the server against a real Mosquitto 2 with the dynamic security
+// docs/external-broker.md "External broker": the server against a real Mosquitto 2 with the dynamic security
 // plugin, started by the test. Devices created, disabled, rotated and retired through the API are
 // kept in step on the broker; the broker enforces each device's topics.
 import type { MqttClient } from 'mqtt';

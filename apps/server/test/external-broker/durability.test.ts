@@ -1,4 +1,4 @@
-// SCALE.md "External broker": messages wait in the broker's persistent sessions while the server
+// docs/external-broker.md "External broker": messages wait in the broker's persistent sessions while the server
 // is away; the server acknowledges to the broker only after storing, so a SIGKILL in the middle
 // of a QoS 1 burst loses nothing, and redeliveries are caught by (deviceId, boot, seq). At start
 // the server reconciles the broker's accounts with its devices.

@@ -6,7 +6,7 @@ import type { Command, DeviceCommand } from '@agua/shared';
 import { demoKey, sessionCookieOf, type TestServer } from './server';
 import { sleep } from './protocol';
 
-/** A command as the API shows it, and as a device receives it (PROTOCOL.md "Commands"): the shared types. */
+/** A command as the API shows it, and as a device receives it (docs/protocol.md "Commands"): the shared types. */
 export type ApiCommand = Command;
 export type DeviceCommandMsg = DeviceCommand;
 

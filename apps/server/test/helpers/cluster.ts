@@ -1,5 +1,5 @@
 // Several instances of the real server (child processes) on one PostgreSQL database and one
-// Redis of the test's own, each with its embedded broker: the set-up of SCALE.md on one machine.
+// Redis of the test's own, each with its embedded broker: the set-up of docs/operations.md on one machine.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { killAll, signIn, spawnServer, type Child } from './child-server';

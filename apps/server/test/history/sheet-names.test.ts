@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SheetNamer, validSheetName } from '../../src/features/history/sheet-names';
 
-describe('sheet names (API.md: valid, cut to 30, unique regardless of case)', () => {
+describe('sheet names (docs/api.md: valid, cut to 30, unique regardless of case)', () => {
   it.each([
     ['Sensor Nivel Agua Residual', 'Sensor Nivel Agua Residual'],
     ['a[b]c:d*e?f/g\\h', 'a-b-c-d-e-f-g-h'],

@@ -1,4 +1,4 @@
-// API.md "Live socket" over a real WebSocket: handshake checks, hello snapshot, events, close on logout.
+// docs/api.md "Live socket" over a real WebSocket: handshake checks, hello snapshot, events, close on logout.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ERROR_MESSAGES, LIVE_HEARTBEAT_MS, LIVE_SILENCE_MS } from '@agua/shared';

@@ -1,4 +1,4 @@
-// ALARMS.md "Content" for Slack- and Telegram-compatible webhooks: text that came from a device
+// docs/alarms.md "Content" for Slack- and Telegram-compatible webhooks: text that came from a device
 // (here a failed command's message) or from people (device names, locations) is text, never
 // markup. Slack gets `&`, `<`, `>` escaped, so no @channel ping and no link of the device's
 // choosing; the only link is ours (PUBLIC_URL). Telegram gets plain text (no parse_mode). The

@@ -1,4 +1,4 @@
-// ALARMS.md "Notifications" over real parts: a real SMTP server receives the e-mails, a real HTTP
+// docs/alarms.md "Notifications" over real parts: a real SMTP server receives the e-mails, a real HTTP
 // receiver the webhooks (signature checked), a local push endpoint decrypts Web Push (RFC 8291).
 // Raised and 'Normalizada' reach whoever chose them, a failing receiver gets retries until it
 // recovers, escalation rounds are written once, the delivery log shows every attempt, a receiver

@@ -1,4 +1,4 @@
-// ALARMS.md "Delivery that does not lose": the server is killed with SIGKILL while a webhook
+// docs/alarms.md "Delivery that does not lose": the server is killed with SIGKILL while a webhook
 // receiver holds its requests unanswered. After a restart every notification is delivered, each
 // one is still exactly one outbox row (the restart's re-evaluation writes no second 'raised'),
 // and a repeat of an interrupted attempt carries the same delivery id.

@@ -1,4 +1,4 @@
-// SCALE.md on PostgreSQL, against a cluster of the test's own: a start that waits for the
+// docs/operations.md on PostgreSQL, against a cluster of the test's own: a start that waits for the
 // database, a clear stop when it cannot be used, and a restart under load — no 202 while it is
 // away, nothing acknowledged lost or stored twice, ingest resuming by itself.
 import { execFile } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Every route that takes a time range answers absurd ones at once and never with a 500 (API.md
+// Every route that takes a time range answers absurd ones at once and never with a 500 (docs/api.md
 // "Basics"): its cost grows with the data in the range or is capped by a limit, never with the
 // span. Times must be ISO 8601 with an offset on the calendar, within years 0000-9999 in UTC
 // (400 TIME_OUT_OF_RANGE beyond, which no answer could write back); dates Excel does not have

@@ -1,4 +1,4 @@
-// SCALE.md "Operations": GET /metrics in Prometheus' text format, on METRICS_PORT, or on PORT with
+// docs/operations.md "Operations": GET /metrics in Prometheus' text format, on METRICS_PORT, or on PORT with
 // `Authorization: Bearer <METRICS_TOKEN>`; never the figures without the token.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';

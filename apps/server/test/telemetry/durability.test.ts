@@ -1,4 +1,4 @@
-// PROTOCOL.md "HTTP": 202 only once every accepted reading is durably stored. The server runs as
+// docs/protocol.md "HTTP": 202 only once every accepted reading is durably stored. The server runs as
 // a real child process and is killed with SIGKILL right after the last 202; everything answered
 // must be there after a restart on the same DATA_DIR.
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// PROTOCOL.md "Checks, in this order" over real HTTP: every row of the table, the order of the
+// docs/protocol.md "Checks, in this order" over real HTTP: every row of the table, the order of the
 // stages, whole-batch refusal and the error envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_MESSAGES, type ErrorCode } from '@agua/shared';

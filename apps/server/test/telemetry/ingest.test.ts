@@ -1,4 +1,4 @@
-// PROTOCOL.md ingest semantics over real HTTP: 202 body, dedupe by (deviceId, boot, seq),
+// docs/protocol.md ingest semantics over real HTTP: 202 body, dedupe by (deviceId, boot, seq),
 // computed status, late batches, lastSeen, online/offline, and hostile input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server';

@@ -1,4 +1,4 @@
-// PROTOCOL.md "MQTT", hardened: a device publishes only its telemetry, acks and (small, retained)
+// docs/protocol.md "MQTT", hardened: a device publishes only its telemetry, acks and (small, retained)
 // status; it receives only what the server publishes for it; nothing it left retained outlives its
 // key; the broker holds a bounded queue per client and a bounded number of connections per address.
 import net from 'node:net';

@@ -1,4 +1,4 @@
-// PROTOCOL.md "MQTT" with real mqtt.js clients (MQTT 3.1.1) against the embedded broker.
+// docs/protocol.md "MQTT" with real mqtt.js clients (MQTT 3.1.1) against the embedded broker.
 import type { MqttClient } from 'mqtt';
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -301,7 +301,7 @@ describe('MQTT sessions and online/offline (DEVICE_OFFLINE_AFTER_S=300)', () => 
       () => true,
       () => false,
     );
-    expect(went, 'device still online 2 s after its MQTT session ended abruptly (PROTOCOL.md: "turns offline at once")').toBe(true);
+    expect(went, 'device still online 2 s after its MQTT session ended abruptly (docs/protocol.md: "turns offline at once")').toBe(true);
   });
 
   it('PROTOCOL: a clean DISCONNECT turns the device offline at once', async () => {
@@ -312,7 +312,7 @@ describe('MQTT sessions and online/offline (DEVICE_OFFLINE_AFTER_S=300)', () => 
       () => true,
       () => false,
     );
-    expect(went, 'device still online after a clean DISCONNECT (PROTOCOL.md: "turns offline at once")').toBe(true);
+    expect(went, 'device still online after a clean DISCONNECT (docs/protocol.md: "turns offline at once")').toBe(true);
   });
 
   it('after its session ended, the device comes back online when heard again (HTTP reading or new CONNECT)', async () => {

@@ -1,4 +1,4 @@
-// PROTOCOL.md details at the edges, over real HTTP and MQTT: what counts as being heard, the rate
+// docs/protocol.md details at the edges, over real HTTP and MQTT: what counts as being heard, the rate
 // limit on every publish, size before content type without a length, calendar-exact times, the
 // unit rule, long-poll limits and revocation, and a PUBACK that is never given for a reading
 // that could not be stored.

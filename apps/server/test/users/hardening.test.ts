@@ -206,7 +206,7 @@ describe("an admin's own master password", () => {
     await sqlRun(s, 'DELETE FROM login_failures');
   });
 
-  it("setting another admin's master password needs no current one (API.md), and leaves one's own sessions alone", async () => {
+  it("setting another admin's master password needs no current one (docs/api.md), and leaves one's own sessions alone", async () => {
     const admin = await s.login('admin');
     const otherId = await createUser(s, { username: 'admin3', password: 'admin3-definitiva', role: 'admin', masterPassword: 'maestra-tres-2025' });
     expect((await patchUser(s, admin, otherId, { masterPassword: 'maestra-tres-nueva' })).status).toBe(200);

@@ -1,4 +1,4 @@
-// API.md user administration (role admin): create with a temporary password, the first sign-in's
+// docs/api.md user administration (role admin): create with a temporary password, the first sign-in's
 // forced change, the rules (unique, policy, master password, last admin), sessions and live sockets
 // that end at once, and the audit trail.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

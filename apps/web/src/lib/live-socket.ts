@@ -296,7 +296,7 @@ function onFrame(raw: unknown): void {
   }
   if (!frameData || typeof frameData !== 'object') return;
   const { type, data } = frameData as { type?: unknown; data?: unknown };
-  // Later event kinds are ignored until this client learns them (API.md); a heartbeat only proves the link (onmessage).
+  // Later event kinds are ignored until this client learns them (docs/api.md); a heartbeat only proves the link (onmessage).
   if (typeof type !== 'string' || !KNOWN_TYPES.has(type as LiveEvent['type']) || data == null) return;
   if (type === 'hello') attempt = 0;
   pending.push({ type, data } as LiveEvent);

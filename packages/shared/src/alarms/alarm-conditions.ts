@@ -4,7 +4,7 @@ import { LEVEL_SETPOINT_KINDS } from './alarm-rules';
 /**
  * Whether a level alarm's condition holds for a reading, with hysteresis: it becomes active
  * beyond the setpoint (strictly), and once active stays so until the level is back past the
- * setpoint by the deadband (ALARMS.md). Percentages are of the device's maxLevel.
+ * setpoint by the deadband (docs/alarms.md). Percentages are of the device's maxLevel.
  */
 export function levelConditionHolds(
   kind: LevelSetpointKind,
@@ -21,7 +21,7 @@ export function levelConditionHolds(
 
 /**
  * The level's rise in metres per minute over the last `windowS` seconds, from the first and
- * last readings inside the window; null when they span less than half of it (ALARMS.md).
+ * last readings inside the window; null when they span less than half of it (docs/alarms.md).
  */
 export function riseRatePerMin(readings: ReadonlyArray<{ tsMs: number; value: number }>, windowS: number, nowTsMs: number): number | null {
   const from = nowTsMs - windowS * 1000;

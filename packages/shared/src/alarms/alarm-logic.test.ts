@@ -4,7 +4,7 @@ import { eventAlarmMessage, levelAlarmMessage, riseAlarmMessage } from './alarm-
 import { ALARM_STATES, type AlarmState } from './alarm-states';
 import { nextAlarmState, type AlarmEvent } from './alarm-transitions';
 
-describe('ISA-18.2 transitions (ALARMS.md)', () => {
+describe('ISA-18.2 transitions (docs/alarms.md)', () => {
   it.each<[AlarmState, AlarmEvent, AlarmState | null]>([
     ['rtn_unack', 'condition_on', 'unack'],
     ['unack', 'condition_on', null],

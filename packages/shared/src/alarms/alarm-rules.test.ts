@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ALARM_KINDS_BY_TYPE, alarmRulesProblem, defaultAlarmRules } from './alarm-rules';
 
-describe('default alarm rules (ALARMS.md table)', () => {
+describe('default alarm rules (docs/alarms.md table)', () => {
   it('a level sensor: HH and H on at its own thresholds, L and LL off at 20 / 10 %, rate off, offline and command on', () => {
     const rules = Object.fromEntries(defaultAlarmRules('level_sensor', { maxLevel: 5, warningPct: 55, criticalPct: 90 }).map((r) => [r.kind, r]));
     expect(Object.keys(rules)).toEqual([...ALARM_KINDS_BY_TYPE.level_sensor]);

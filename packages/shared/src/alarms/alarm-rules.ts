@@ -1,7 +1,7 @@
 import type { DeviceType } from '../devices/devices';
 import { levelThresholdsOf } from '../readings/status';
 
-/** What an alarm rule watches (ALARMS.md "Alarm rules"). */
+/** What an alarm rule watches (docs/alarms.md "Alarm rules"). */
 export const ALARM_KINDS = [
   'level_high_high',
   'level_high',
@@ -77,7 +77,7 @@ export const ALARM_RULE_LIMITS = {
 
 /**
  * The rules a device gets when it is created (and every device had when alarms arrived):
- * ALARMS.md's table. The high setpoints start at the device's own thresholds.
+ * docs/alarms.md's table. The high setpoints start at the device's own thresholds.
  */
 export function defaultAlarmRules(
   type: DeviceType,

@@ -1,4 +1,4 @@
-/** ISA-18.2 alarm states (ALARMS.md "Alarm states"). */
+/** ISA-18.2 alarm states (docs/alarms.md "Alarm states"). */
 export const ALARM_STATES = ['unack', 'ack', 'rtn_unack', 'shelved', 'cleared', 'suppressed'] as const;
 export type AlarmState = (typeof ALARM_STATES)[number];
 
@@ -20,7 +20,7 @@ export const ALARM_STATE_LABELS: Readonly<Record<AlarmState, string>> = {
   suppressed: 'Suprimida',
 };
 
-/** Shelving lasts 1 to 720 minutes (ALARMS.md). */
+/** Shelving lasts 1 to 720 minutes (docs/alarms.md). */
 export const SHELVE_MINUTES = { min: 1, max: 720 } as const;
 /** Acknowledgement and shelving comments, and how many alarms one acknowledgement may take. */
 export const ALARM_COMMENT_MAX_LENGTH = 500;

@@ -1,6 +1,6 @@
 import type { AlarmState } from './alarm-states';
 
-/** What can happen to an alarm (ALARMS.md "Transitions"). */
+/** What can happen to an alarm (docs/alarms.md "Transitions"). */
 export type AlarmEvent =
   | 'condition_on' // the condition holds again (after its on-delay)
   | 'condition_off' // the condition is gone (after its off-delay, beyond the deadband)

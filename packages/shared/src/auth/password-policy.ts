@@ -1,7 +1,7 @@
 import { PASSWORD_MIN_LENGTH } from '../constants';
 
 /**
- * Why a password breaks the policy (API.md: at least 10 characters and not the username), or null
+ * Why a password breaks the policy (docs/api.md: at least 10 characters and not the username), or null
  * when it meets it. Ten spaces are ten characters but no secret: whitespace alone is refused too.
  */
 export function passwordPolicyError(username: string, password: string): 'PASSWORD_POLICY' | 'PASSWORD_BLANK' | null {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { can, isRole, permissionsOf, PERMISSIONS, ROLE_BADGE_NAMES, ROLE_DISPLAY_NAMES, ROLES, type Permission, type Role } from './permissions';
 
-// The role → permission table of PRODUCT.md, written out in full so that any change shows here.
+// The role → permission table of docs/product.md, written out in full so that any change shows here.
 const EXPECTED: Record<Role, Record<Permission, boolean>> = {
   admin: { read: true, write: true, delete: true, manage_users: true, manage_devices: true },
   operator: { read: true, write: true, delete: false, manage_users: false, manage_devices: false },

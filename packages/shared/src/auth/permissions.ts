@@ -6,7 +6,7 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = ['read', 'write', 'delete', 'manage_users', 'manage_devices'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** The role → permission table (PRODUCT.md); the single source for server and web. */
+/** The role → permission table (docs/product.md); the single source for server and web. */
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   admin: ['read', 'write', 'delete', 'manage_users', 'manage_devices'],
   operator: ['read', 'write'],

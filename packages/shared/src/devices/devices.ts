@@ -1,4 +1,4 @@
-/** Device ids double as MQTT client ids and topic levels, hence the narrow alphabet (PROTOCOL.md). */
+/** Device ids double as MQTT client ids and topic levels, hence the narrow alphabet (docs/protocol.md). */
 export const DEVICE_ID_PATTERN = '^[a-z0-9_-]{3,64}$';
 export const DEVICE_ID_REGEX = new RegExp(DEVICE_ID_PATTERN);
 
@@ -8,7 +8,7 @@ export type DeviceType = (typeof DEVICE_TYPES)[number];
 export const WATER_TYPES = ['residual', 'clean'] as const;
 export type WaterType = (typeof WATER_TYPES)[number];
 
-/** Time a gate has to reach its final state after acknowledging abrir/cerrar (PROTOCOL.md). */
+/** Time a gate has to reach its final state after acknowledging abrir/cerrar (docs/protocol.md). */
 export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
 /** Seconds of silence after which a device shows offline, unless it has its own (DEVICE_OFFLINE_AFTER_S). */
 export const DEFAULT_OFFLINE_AFTER_S = 15;
@@ -27,7 +27,7 @@ export function isGateMoving(state: string | null | undefined): state is MovingG
   return state === 'abriendo' || state === 'cerrando';
 }
 
-/** Commands each device type accepts (PRODUCT.md, PROTOCOL.md). */
+/** Commands each device type accepts (docs/product.md, docs/protocol.md). */
 export const DEVICE_COMMANDS = {
   motorized_gate: ['abrir', 'cerrar', 'detener'],
   level_sensor: ['read', 'restart'],

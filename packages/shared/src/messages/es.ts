@@ -3,7 +3,7 @@
  * web app shows these texts; seed texts are kept to the letter.
  */
 export const ERROR_MESSAGES = {
-  // Sign-in (API.md, seed error catalogue)
+  // Sign-in (docs/api.md, seed error catalogue)
   TOO_MANY_ATTEMPTS: 'Demasiados intentos fallidos. Intente de nuevo más tarde.',
   INVALID_CREDENTIALS: 'Credenciales de usuario inválidas',
   USER_INACTIVE: 'Usuario inactivo. Contacte al administrador.',
@@ -35,7 +35,7 @@ export const ERROR_MESSAGES = {
   // Storage
   STORAGE_FULL: 'Almacenamiento lleno: no se pudo guardar. Intente de nuevo más tarde.',
   STORAGE_UNAVAILABLE: 'Almacenamiento no disponible: no se pudo guardar. Intente de nuevo más tarde.',
-  // Devices and telemetry (PROTOCOL.md)
+  // Devices and telemetry (docs/protocol.md)
   DEVICE_KEY_MISSING: 'Falta la clave API del dispositivo.',
   DEVICE_KEY_INVALID: 'Clave API del dispositivo no válida.',
   DEVICE_DISABLED: 'El dispositivo está deshabilitado.',

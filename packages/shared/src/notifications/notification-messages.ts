@@ -1,7 +1,7 @@
 import { ALARM_PRIORITY_LABELS, type AlarmPriority } from '../alarms/alarm-rules';
 import type { NotificationEvent } from './notification-policy';
 
-/** What a notification says, the same on every channel (ALARMS.md "Content"). */
+/** What a notification says, the same on every channel (docs/alarms.md "Content"). */
 export interface NotificationContent {
   event: NotificationEvent;
   /** 'Crítica · Nivel muy alto: 4,60 m (92 % de 5,00 m)' */

@@ -1,6 +1,6 @@
 import type { AlarmPriority } from '../alarms/alarm-rules';
 
-/** How a notification travels (ALARMS.md "Notifications"). */
+/** How a notification travels (docs/alarms.md "Notifications"). */
 export const NOTIFICATION_CHANNELS = ['email', 'push', 'webhook'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 

@@ -6,7 +6,7 @@ export type ReadingStatus = (typeof READING_STATUSES)[number];
 export const DEFAULT_WARNING_PCT = 60;
 export const DEFAULT_CRITICAL_PCT = 85;
 
-/** A level outside [-5 %, 120 %] of maxLevel cannot be real: the sensor is at fault (PROTOCOL.md). */
+/** A level outside [-5 %, 120 %] of maxLevel cannot be real: the sensor is at fault (docs/protocol.md). */
 export const FAULT_LOW_FACTOR = -0.05;
 export const FAULT_HIGH_FACTOR = 1.2;
 
@@ -17,7 +17,7 @@ export interface LevelThresholds {
 }
 
 /**
- * The current reading of a device is the one with the latest `ts` (PROTOCOL.md): a candidate
+ * The current reading of a device is the one with the latest `ts` (docs/protocol.md): a candidate
  * replaces it when it is at least as new (the later arrival wins a tie), so a late batch fills
  * the history without moving the current reading backwards.
  */

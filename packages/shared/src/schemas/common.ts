@@ -3,7 +3,7 @@ import { Type, type Static, type TLiteral, type TSchema, type TUnion } from '@si
 /** A UTC timestamp in ISO 8601 with `Z`, as every response carries times. */
 export const IsoDateTime = Type.String({ format: 'date-time', examples: ['2026-11-22T10:00:00.000Z'] });
 
-/** Error envelope of every non-2xx answer (API.md). */
+/** Error envelope of every non-2xx answer (docs/api.md). */
 export const ErrorEnvelopeSchema = Type.Object(
   {
     error: Type.String({ description: 'Spanish message for people' }),

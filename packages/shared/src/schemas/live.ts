@@ -3,16 +3,16 @@ import type { Command, Device, Reading } from './device';
 import type { User } from './user';
 import type { WaterAnalytics } from '../water/analytics';
 
-/** Frames the server sends on the live socket, keyed by `type` (API.md "Live socket"). */
+/** Frames the server sends on the live socket, keyed by `type` (docs/api.md "Live socket"). */
 export interface LiveEventMap {
   hello: { user: User; devices: Device[]; alarms: Alarm[] };
   /** `analytics`: the level sensor's water figures after this reading (null without a shape). */
   'reading.created': { deviceId: string; reading: Reading; analytics: WaterAnalytics | null };
   'device.updated': Device;
   'command.updated': Command;
-  /** A device was retired or purged: it leaves the lists (an addition to API.md's table). */
+  /** A device was retired or purged: it leaves the lists (an addition to docs/api.md's table). */
   'device.removed': { id: string };
-  /** Every transition of an alarm (ALARMS.md). */
+  /** Every transition of an alarm (docs/alarms.md). */
   'alarm.updated': Alarm;
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for

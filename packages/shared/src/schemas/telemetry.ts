@@ -1,6 +1,6 @@
 import type { GateState } from '../devices/devices';
 
-/** A device message as firmware sends it (PROTOCOL.md); the server validates it stage by stage. */
+/** A device message as firmware sends it (docs/protocol.md); the server validates it stage by stage. */
 export interface TelemetryMessage {
   deviceId: string;
   type: 'level_sensor' | 'motorized_gate';
@@ -10,7 +10,7 @@ export interface TelemetryMessage {
   boot?: string;
 }
 
-/** A command as handed to a device (PROTOCOL.md "Commands"). */
+/** A command as handed to a device (docs/protocol.md "Commands"). */
 export interface DeviceCommand {
   id: string;
   command: string;

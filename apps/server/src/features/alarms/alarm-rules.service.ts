@@ -35,7 +35,7 @@ const KIND_ONLY_FIELDS = {
 } as const;
 
 /**
- * Each device's alarm rules (ALARMS.md "Alarm rules"): kept in memory for evaluation, stored,
+ * Each device's alarm rules (docs/alarms.md "Alarm rules"): kept in memory for evaluation, stored,
  * made with the defaults for every device, edited with manage_devices (audited).
  */
 export class AlarmRulesService {
@@ -87,7 +87,7 @@ export class AlarmRulesService {
 
   /**
    * The device's warning / critical thresholds changed: the H / HH setpoints follow while they
-   * still equal the old thresholds (ALARMS.md); set on purpose to something else, they stay.
+   * still equal the old thresholds (docs/alarms.md); set on purpose to something else, they stay.
    */
   async thresholdsChanged(device: RuleDevice, before: DeviceSettings): Promise<void> {
     const old = levelThresholdsOf(before);

@@ -77,7 +77,7 @@ function optionalComment(body: unknown): string | null {
   return comment.trim() || null;
 }
 
-/** Alarms and alarm rules (ALARMS.md "API"). */
+/** Alarms and alarm rules (docs/alarms.md "API"). */
 export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['alarms'];

@@ -37,7 +37,7 @@ interface RuleCount {
   count: number;
 }
 
-/** The ISA-18.2 figures over the alarms raised in a range (ALARMS.md "API", /alarms/stats). */
+/** The ISA-18.2 figures over the alarms raised in a range (docs/alarms.md "API", /alarms/stats). */
 export interface AlarmStats {
   from: string;
   to: string;
@@ -136,7 +136,7 @@ export class AlarmsService {
 
   /**
    * The alarms of an export, newest first, in batches: 404 DEVICE_NOT_FOUND for an unknown device,
-   * 404 NO_DATA when the range holds none (the export conventions of API.md).
+   * 404 NO_DATA when the range holds none (the export conventions of docs/api.md).
    */
   async planExport(range: MsRange, deviceIds: string[] | undefined, knows: (id: string) => boolean): Promise<AsyncIterable<AlarmRecord[]>> {
     for (const id of deviceIds ?? []) if (!knows(id)) throw notFound('DEVICE_NOT_FOUND');

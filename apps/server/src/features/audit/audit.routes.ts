@@ -26,7 +26,7 @@ const AuditEventSchema = Type.Object(
   { title: 'AuditEvent' },
 );
 
-/** The audit trail, read-only, for administrators (API.md). */
+/** The audit trail, read-only, for administrators (docs/api.md). */
 export default async function auditRoutes(app: FastifyInstance, opts: { audit: AuditService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const Filters = {

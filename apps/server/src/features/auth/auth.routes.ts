@@ -13,7 +13,7 @@ export interface AuthRoutesOptions {
   sessionTtlH: number;
 }
 
-/** Sign-in, sign-out, the current user and one's own password (API.md "Sign-in"). */
+/** Sign-in, sign-out, the current user and one's own password (docs/api.md "Sign-in"). */
 export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['auth'];

@@ -42,7 +42,7 @@ export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Sign-in, sessions and one's own password (API.md "Sign-in"). */
+/** Sign-in, sessions and one's own password (docs/api.md "Sign-in"). */
 export class AuthService {
   private readonly attemptsByAddress = new Map<string, Promise<unknown>>();
 
@@ -90,7 +90,7 @@ export class AuthService {
     });
   }
 
-  /** Checks in the order API.md fixes: lockout, credentials, inactive, master password. */
+  /** Checks in the order docs/api.md fixes: lockout, credentials, inactive, master password. */
   private async attempt(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
     const username = input.username.trim().toLowerCase();
     const now = Date.now();
@@ -199,7 +199,7 @@ export class AuthService {
     await this.audit.record({ action: 'auth.logout', userId: auth.user.id, username: auth.user.username, target: `user:${auth.user.id}`, result: 'ok', ip });
   }
 
-  /** Changes one's own password: keeps this session, ends the others (API.md). */
+  /** Changes one's own password: keeps this session, ends the others (docs/api.md). */
   async changeOwnPassword(auth: Authenticated, currentPassword: string, newPassword: string, ip: string): Promise<UserRecord> {
     const { user } = auth;
     if (!(await this.confirmSecret(user, ip, user.passwordHash, currentPassword))) {

@@ -97,7 +97,7 @@ export async function createCluster({ config, settings, log }: ClusterDeps): Pro
 }
 
 /**
- * A name for this instance among the others: INSTANCE_ID, else host name and port (SCALE.md).
+ * A name for this instance among the others: INSTANCE_ID, else host name and port (docs/operations.md).
  * The name stored in the database would be every instance's, since they share it.
  */
 export function clusterInstanceId(config: Config): string {

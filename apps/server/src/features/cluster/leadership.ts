@@ -7,7 +7,7 @@ export const TRY_EVERY_MS = 5_000;
 const LEADER_KEY = 'agua.leader';
 
 /**
- * One leader among the instances (SCALE.md "Background work"): whoever holds a PostgreSQL
+ * One leader among the instances (docs/operations.md "Background work"): whoever holds a PostgreSQL
  * advisory lock on a connection of its own. A leader that dies, is killed or loses PostgreSQL
  * loses its connection and with it the lock; another instance takes it at its next try.
  */

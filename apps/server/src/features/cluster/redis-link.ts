@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
 
-/** How long a start waits for Redis (SCALE.md), then stops naming REDIS_URL. */
+/** How long a start waits for Redis (docs/operations.md), then stops naming REDIS_URL. */
 const START_WAIT_MS = 60_000;
 
 /** Redis did not answer within the start's wait, or refused our credentials. */

@@ -19,7 +19,7 @@ function decodeCursor(cursor: string): { issuedAtMs: number; id: string } {
   return { issuedAtMs: Number(ms), id };
 }
 
-/** Commands as users see them: issued, looked up, listed (API.md). Devices take them through the gateway. */
+/** Commands as users see them: issued, looked up, listed (docs/api.md). Devices take them through the gateway. */
 export default async function commandsRoutes(app: FastifyInstance, opts: CommandsRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const DeviceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -39,7 +39,7 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
         ...errors(400, 401, 403, 404, 409, 422, 503),
       },
     },
-    // API.md's order puts 403 first: a user without write gets it before the body is even parsed
+    // docs/api.md's order puts 403 first: a user without write gets it before the body is even parsed
     // (a malformed body included); the refusal is audited with the command it named, if any.
     preParsing: async (req, _reply, payload) => {
       if (!opts.commands.mayIssue(req.auth!.user)) {

@@ -21,7 +21,7 @@ import type { UserRecord } from '../users/users.repository';
 import { toCommand, type CommandPageQuery, type CommandRecord, type CommandsRepository } from './commands.repository';
 import type { GateTravelWatch } from './travel-watch';
 
-/** An unacknowledged command is handed out again after this long (PROTOCOL.md). */
+/** An unacknowledged command is handed out again after this long (docs/protocol.md). */
 export const REDELIVER_AFTER_MS = 5_000;
 
 /** How often the leader looks for commands of devices no live instance holds (their instance died). */
@@ -62,7 +62,7 @@ export interface MqttDelivery {
 type Waiter = (commands: DeviceCommand[]) => void;
 
 /**
- * The command lifecycle (PROTOCOL.md "Commands"): pending → delivered → succeeded | failed |
+ * The command lifecycle (docs/protocol.md "Commands"): pending → delivered → succeeded | failed |
  * timed_out (or superseded by detener). One command in flight per device; kept in memory while
  * in flight, stored at every step.
  */
@@ -145,7 +145,7 @@ export class CommandsService {
   }
 
   /**
-   * Issues a command for a user, checked in API.md's order; every refusal is audited. A device
+   * Issues a command for a user, checked in docs/api.md's order; every refusal is audited. A device
    * held by another instance gets it there (`routed`: this call came from another instance).
    */
   async issue(user: UserRecord, deviceId: string, command: string, ip: string, routed = false): Promise<{ message: string; commandId: string }> {
@@ -169,7 +169,7 @@ export class CommandsService {
     // A gate stopped on purpose is not a gate that failed to arrive.
     if (command === 'detener') this.travel.stopped(deviceId);
     // A device that only posts picks commands up with its next reading: its own offline timeout
-    // is how long that may take (PROTOCOL.md "Commands").
+    // is how long that may take (docs/protocol.md "Commands").
     const listening = this.devices.hasOpenConnection(deviceId);
     const timeoutS = listening ? this.opts.commandTimeoutS : offlineAfterS(device, this.opts.defaultOfflineAfterS);
     const record: CommandRecord = {

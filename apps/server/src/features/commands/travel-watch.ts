@@ -12,7 +12,7 @@ export interface GateFaults {
 const TARGET_OF_COMMAND: Partial<Record<string, GateState>> = { abrir: 'abierta', cerrar: 'cerrada' };
 
 /**
- * PROTOCOL.md "Commands": a gate that does not reach its final state within its travel timeout
+ * docs/protocol.md "Commands": a gate that does not reach its final state within its travel timeout
  * (`travelTimeoutS`, default 120 s) is reported as a fault. A watch starts when a gate takes an
  * abrir/cerrar command, when it reports itself moving (also moved by hand in the field), and at
  * start for gates that were left moving; it ends when the gate reports a final state or is

@@ -16,7 +16,7 @@ export interface DevicesRoutesOptions {
   admin: DeviceAdminService;
 }
 
-/** The device list, and its administration with manage_devices (API.md). */
+/** The device list, and its administration with manage_devices (docs/api.md). */
 export default async function devicesRoutes(app: FastifyInstance, opts: DevicesRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['devices'];

@@ -17,7 +17,7 @@ interface LiveState {
   online: boolean;
   /** Open MQTT sessions and HTTP long polls: while any is open the device is online. */
   connections: number;
-  /** When its MQTT session ended: offline at once, until it is heard again (PROTOCOL.md). */
+  /** When its MQTT session ended: offline at once, until it is heard again (docs/protocol.md). */
   sessionEndedAtMs: number | null;
   /** When browsers were last sent this device (to throttle lastSeen-only updates). */
   lastSeenPushedMs: number;
@@ -109,7 +109,7 @@ export class DevicesService {
     }
   }
 
-  /** Turns offline the devices whose timeout ran out (PROTOCOL.md: checked at least every second). */
+  /** Turns offline the devices whose timeout ran out (docs/protocol.md: checked at least every second). */
   sweepOffline(): void {
     for (const id of this.state.keys()) this.refresh(id);
   }
@@ -260,7 +260,7 @@ export class DevicesService {
     this.byKey.clear();
     if (existing?.record.keyHash) this.byKeyHash.delete(existing.record.keyHash);
     if (existing) {
-      // 'Desconectar': once enabled again it shows offline until it talks again (PRODUCT.md), so
+      // 'Desconectar': once enabled again it shows offline until it talks again (docs/product.md), so
       // what it said before counts no more — as after the end of a session.
       if (existing.record.enabled && !record.enabled) existing.sessionEndedAtMs = Date.now();
       existing.record = { ...record, lastSeenMs: existing.record.lastSeenMs, reading: existing.record.reading, gateState: existing.record.gateState };

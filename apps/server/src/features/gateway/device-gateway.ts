@@ -8,7 +8,7 @@ import type { IngestResult, TelemetryService } from '../telemetry/telemetry.serv
 import type { IngestMetrics, Transport } from '../metrics/metrics';
 import type { DeviceRateLimiter } from './rate-limiter';
 
-/** Keys longer than this are nobody's (PROTOCOL.md keys are 43 characters); not worth hashing. */
+/** Keys longer than this are nobody's (docs/protocol.md keys are 43 characters); not worth hashing. */
 const MAX_KEY_LENGTH = 512;
 
 export interface DeviceGatewayDeps {
@@ -23,7 +23,7 @@ export interface DeviceGatewayDeps {
 
 /**
  * Where every message of a device enters, whatever its transport: HTTP, the long poll and MQTT
- * are thin adapters over this (framing, status codes, PUBACK). The rules of PROTOCOL.md live
+ * are thin adapters over this (framing, status codes, PUBACK). The rules of docs/protocol.md live
  * here once: the key, the rate, what counts as being heard, storage before the answer, commands
  * handed out and acknowledged.
  */

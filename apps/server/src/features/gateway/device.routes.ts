@@ -19,7 +19,7 @@ export interface DeviceRoutesOptions {
 }
 
 const DeviceCommandSchema = Type.Object({ id: Type.String(), command: Type.String(), issuedAt: Type.String(), expiresAt: Type.String() });
-/** Longest long poll; any larger `wait` is taken as this (PROTOCOL.md). */
+/** Longest long poll; any larger `wait` is taken as this (docs/protocol.md). */
 const MAX_WAIT_S = 60;
 const DEFAULT_WAIT_S = '25';
 
@@ -33,7 +33,7 @@ function deviceKeyOf(req: FastifyRequest): string | undefined {
 }
 
 /**
- * The device protocol over HTTP (PROTOCOL.md "HTTP"): a thin adapter over the device gateway.
+ * The device protocol over HTTP (docs/protocol.md "HTTP"): a thin adapter over the device gateway.
  * Key and rate are checked before anything else of a request is read.
  */
 export default async function deviceRoutes(app: FastifyInstance, opts: DeviceRoutesOptions) {
@@ -56,9 +56,9 @@ export default async function deviceRoutes(app: FastifyInstance, opts: DeviceRou
     onRequest,
     schema: {
       tags: ['devices (protocol)'],
-      summary: 'A device reports one reading or a batch of up to 500 (PROTOCOL.md)',
+      summary: 'A device reports one reading or a batch of up to 500 (docs/protocol.md)',
       security: DEVICE_SECURITY,
-      body: Type.Unknown({ description: 'One message or an array of up to 500; validated in the order of PROTOCOL.md' }),
+      body: Type.Unknown({ description: 'One message or an array of up to 500; validated in the order of docs/protocol.md' }),
       response: {
         202: Type.Object({ accepted: Type.Integer(), duplicates: Type.Integer(), commands: Type.Array(Type.Unknown()) }),
         ...errors(400, 401, 403, 413, 415, 422, 429),
@@ -97,7 +97,7 @@ export default async function deviceRoutes(app: FastifyInstance, opts: DeviceRou
     handler: async (req, reply) => {
       const device = deviceOfPath(req, req.params.id);
       const raw = req.query.wait ?? DEFAULT_WAIT_S;
-      // Whole seconds; any larger number is taken as 60 (PROTOCOL.md), anything else is refused.
+      // Whole seconds; any larger number is taken as 60 (docs/protocol.md), anything else is refused.
       if (!/^\d+$/.test(raw)) throw badRequest('VALIDATION_FAILED', { field: 'wait' });
       const waitS = Math.min(Number(raw), MAX_WAIT_S);
       const abort = new AbortController();

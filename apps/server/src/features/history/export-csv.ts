@@ -5,7 +5,7 @@ import { EXPORT_HEADERS, statusLabel, type RowSource } from './export-xlsx';
 import { LocalClock } from './local-time';
 
 /**
- * Streams the CSV of an export plan into `out` (API.md): UTF-8 with BOM, comma-separated, CRLF,
+ * Streams the CSV of an export plan into `out` (docs/api.md): UTF-8 with BOM, comma-separated, CRLF,
  * a `Dispositivo` column (the device id) first, dates ISO 8601 with the server's offset, '.' as
  * decimal mark (JavaScript's number formatting), the same rows as the workbook. Text fields go
  * through csvField (formula-looking ones neutralised); numbers and dates cannot start a formula.

@@ -55,7 +55,7 @@ function pendingBytes(sheets: ExcelJS.Worksheet[], out: PassThrough): number {
 }
 
 /**
- * Streams the workbook of an export plan into `out` (API.md "Excel and CSV export"): one sheet per
+ * Streams the workbook of an export plan into `out` (docs/api.md "Excel and CSV export"): one sheet per
  * device, header then rows oldest first, a further sheet when one is full, dates as date cells in
  * the server's local time. Memory stays flat: rows are committed as they come, batches are read
  * only while the client keeps up. Stops quietly when `out` is destroyed (client gone).

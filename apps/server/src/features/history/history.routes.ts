@@ -1,4 +1,4 @@
-// Reading history, trends and the Excel/CSV exports (API.md). Needs HistoryService.
+// Reading history, trends and the Excel/CSV exports (docs/api.md). Needs HistoryService.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -98,7 +98,7 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       tags,
       summary: `The workbook ${EXCEL_FILE_NAME}: one sheet per device with readings in the range`,
       description:
-        "Rules of API.md 'Excel and CSV export'. Sheet = device name with []:*?/\\ replaced by '-', cut to 30, unique regardless of case by ' (2)', ' (3)'… within the 30; a device with more rows than a sheet holds continues on a further sheet named the same way. Columns Fecha y Hora (date cell, server time zone), Valor, Unidad, Estado. No rows at all: 404 NO_DATA. Streamed.",
+        "Rules of docs/api.md 'Excel and CSV export'. Sheet = device name with []:*?/\\ replaced by '-', cut to 30, unique regardless of case by ' (2)', ' (3)'… within the 30; a device with more rows than a sheet holds continues on a further sheet named the same way. Columns Fecha y Hora (date cell, server time zone), Valor, Unidad, Estado. No rows at all: 404 NO_DATA. Streamed.",
       security: SESSION_SECURITY,
       querystring: ExportQuery,
       response: { 200: fileAnswer(XLSX_CONTENT_TYPE, EXCEL_FILE_NAME), ...errors(400, 401, 403, 404) },

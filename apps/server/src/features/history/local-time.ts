@@ -1,5 +1,5 @@
 /**
- * Times in the server's time zone (the process's TZ, PRODUCT.md) for exports. Offsets are
+ * Times in the server's time zone (the process's TZ, docs/product.md) for exports. Offsets are
  * multiples of 15 minutes and change only at such instants, so one lookup per 15-minute slot
  * serves every reading in it: exports call this a million times.
  */

@@ -1,6 +1,6 @@
 import { EXCEL_SHEET_NAME_MAX } from '@agua/shared';
 
-/** Characters Excel refuses in a sheet name (API.md), and ones XML cannot carry. */
+/** Characters Excel refuses in a sheet name (docs/api.md), and ones XML cannot carry. */
 // eslint-disable-next-line no-control-regex
 const INVALID = /[[\]:*?/\\\u0000-\u001f\u007f\ufffe\uffff]/g;
 
@@ -21,7 +21,7 @@ export function validSheetName(deviceName: string): string {
 }
 
 /**
- * Hands out the sheet names of one workbook, in order (API.md): the valid name, and when it is
+ * Hands out the sheet names of one workbook, in order (docs/api.md): the valid name, and when it is
  * taken (regardless of case) the name ending in ' (2)', ' (3)'… cut so that the whole stays
  * within 30 characters. A device that overflows a sheet asks again with its own name.
  */

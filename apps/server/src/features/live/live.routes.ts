@@ -10,7 +10,7 @@ import type { Metrics } from '../metrics/metrics';
 import { toUser } from '../users/user.mapper';
 import type { UserRecord } from '../users/users.repository';
 
-/** Readings of a device are coalesced to the latest, but never held back longer than this (API.md). */
+/** Readings of a device are coalesced to the latest, but never held back longer than this (docs/api.md). */
 const COALESCE_MS = 25;
 /** A browser that cannot keep up is dropped (it reconnects and gets a fresh snapshot). */
 const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -56,7 +56,7 @@ export interface LiveRoutesOptions {
   metrics: Metrics;
 }
 
-/** The live socket: one snapshot, then typed events (API.md "Live socket"). */
+/** The live socket: one snapshot, then typed events (docs/api.md "Live socket"). */
 export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesOptions) {
   const clients = new Set<LiveClient>();
   opts.metrics.level('agua_live_sockets', 'Open live sockets (browsers)', [], () => [[{}, clients.size]]);

@@ -13,7 +13,7 @@ export interface MetricsRoutesOptions {
 
 /**
  * `GET /metrics` on the API's port, for a Prometheus that sends `Authorization: Bearer
- * <METRICS_TOKEN>` (SCALE.md): 404 when no token is configured, 401 without the right one —
+ * <METRICS_TOKEN>` (docs/operations.md): 404 when no token is configured, 401 without the right one —
  * never the figures.
  */
 export default async function metricsRoutes(app: FastifyInstance, opts: MetricsRoutesOptions) {

@@ -12,7 +12,7 @@ export interface IngestMetrics {
 export type Sample = [labels: Record<string, string>, value: number];
 
 /**
- * The server's figures in Prometheus' text format (SCALE.md "Operations"), every one labelled with
+ * The server's figures in Prometheus' text format (docs/operations.md "Operations"), every one labelled with
  * this instance's name. Counters are counted where things happen; levels (sockets, sessions, open
  * alarms, the outbox) are read at scrape time from their owners.
  */

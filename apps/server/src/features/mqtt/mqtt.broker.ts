@@ -27,7 +27,7 @@ export class MqttPortError extends Error {}
 
 const NOT_AUTHORIZED = 5;
 /**
- * A body over 256 KiB is refused on the errors topic (413, PROTOCOL.md); a packet over four times
+ * A body over 256 KiB is refused on the errors topic (413, docs/protocol.md); a packet over four times
  * that is not buffered at all: the connection is closed.
  */
 const MAX_PACKET_BYTES = 4 * MAX_BODY_BYTES;
@@ -48,7 +48,7 @@ interface BrokerPersistence extends OutgoingQueues {
 }
 
 /**
- * The embedded MQTT broker (Aedes) speaking PROTOCOL.md, as a transport over the device gateway:
+ * The embedded MQTT broker (Aedes) speaking docs/protocol.md, as a transport over the device gateway:
  * devices authenticate with id + key, publish and subscribe only under their own topics, and a
  * QoS 1 PUBACK means stored.
  */
@@ -264,7 +264,7 @@ export class MqttBroker implements MqttTransport {
     if (this.revoked.has(client)) throw new Error('session revoked');
     const refusal = publishRefusal(id, packet);
     if (refusal) {
-      // Aedes closes the connection on this error (PROTOCOL.md: a publish anywhere else closes it).
+      // Aedes closes the connection on this error (docs/protocol.md: a publish anywhere else closes it).
       this.opts.log.warn({ deviceId: id, topic: packet.topic, retain: packet.retain }, `mqtt publish refused, connection closed: ${refusal}`);
       throw new Error(refusal);
     }
@@ -313,7 +313,7 @@ export class MqttBroker implements MqttTransport {
 }
 
 /**
- * PROTOCOL.md "MQTT": a device publishes only its own telemetry, command acks and status; retain
+ * docs/protocol.md "MQTT": a device publishes only its own telemetry, command acks and status; retain
  * only on its status, and only `online` / `offline`-sized. The reason it may not, or null.
  */
 function publishRefusal(deviceId: string, packet: PublishPacket): string | null {

@@ -69,7 +69,7 @@ function mqttTransport({ config, gateway, bus, log, ...deps }: MqttDeps): MqttTr
         devices: deps.devices,
         credentials,
         keyMatches,
-        // A demo device's key is public (PROTOCOL.md), so its account can always be made again.
+        // A demo device's key is public (docs/protocol.md), so its account can always be made again.
         publicKey: demoDeviceKey,
         serverUsername: broker.username,
         log,

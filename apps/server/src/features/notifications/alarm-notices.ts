@@ -5,7 +5,7 @@ import type { NotificationDirectory } from './notification-directory';
 import type { AlarmNotice } from './outbox';
 
 /**
- * Attaches to each alarm change what it tells people (ALARMS.md "Who is told"), so that it is
+ * Attaches to each alarm change what it tells people (docs/alarms.md "Who is told"), so that it is
  * written to the outbox in the change's own transaction:
  * - to `unack` (raised, raised again, or unshelved while active): everyone it reaches now;
  * - to `rtn_unack`, or from `ack` to `cleared` ('Normalizada'): everyone told of it before.

@@ -3,7 +3,7 @@ import type { UserRecord } from '../users/users.repository';
 import type { NotificationsRepository, PreferencesRecord, PushSubscriptionRecord, WebhookRecord } from './notifications.repository';
 import type { OutboxTarget } from './outbox';
 
-/** What the server can send on: e-mail needs SMTP, push needs PUBLIC_URL (ALARMS.md "Content"). */
+/** What the server can send on: e-mail needs SMTP, push needs PUBLIC_URL (docs/alarms.md "Content"). */
 export interface ChannelAvailability {
   email: boolean;
   push: boolean;

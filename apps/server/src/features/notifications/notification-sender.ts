@@ -65,7 +65,7 @@ interface Lane {
 const newLane = (channel: NotificationChannel): Lane => ({ channel, queue: [], inFlight: 0, held: new Map(), destinations: new Map(), busy: new Map() });
 
 /**
- * Sends what the outbox holds (ALARMS.md "Delivery that does not lose"). Per channel, due
+ * Sends what the outbox holds (docs/alarms.md "Delivery that does not lose"). Per channel, due
  * notifications are claimed in batches (their attempt counted, and due again after a lease
  * should the attempt never end), sent within the attempt deadline — a few at a time per
  * destination, rows for a busy one passed over by the rest; e-mails waiting for the same person

@@ -40,7 +40,7 @@ function decodeCursor(cursor: string): number {
 }
 
 /**
- * Notifications (ALARMS.md "Notifications"): 'Mis notificaciones' for every signed-in user
+ * Notifications (docs/alarms.md "Notifications"): 'Mis notificaciones' for every signed-in user
  * (choices, this browser's push subscription, a test push), webhooks and the escalation policy
  * for admins (manage_users), and the delivery log (manage_users).
  */

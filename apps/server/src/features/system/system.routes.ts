@@ -21,7 +21,7 @@ export interface SystemRoutesOptions {
   mqtt: Pick<MqttTransport, 'port' | 'brokerConnected'>;
 }
 
-/** Health and the public configuration the web app needs (API.md "Public"). */
+/** Health and the public configuration the web app needs (docs/api.md "Public"). */
 export default async function systemRoutes(app: FastifyInstance, opts: SystemRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -33,7 +33,7 @@ function refuse(status: number, code: ErrorCode, index: number, isBatch: boolean
 }
 
 /**
- * Runs the content checks of PROTOCOL.md in their order — shape (400), identity (403), values
+ * Runs the content checks of docs/protocol.md in their order — shape (400), identity (403), values
  * (422) — each over the whole batch before the next. Throws on the first bad message.
  */
 export function validateTelemetry(body: unknown, device: DeviceRecord, nowMs: number): ValidMessage[] {
@@ -62,7 +62,7 @@ function checkValues(m: Obj, i: number, isBatch: boolean, device: DeviceRecord, 
   if (m.type !== device.type) refuse(422, 'TYPE_MISMATCH', i, isBatch, 'type');
   let valueNum: number | null = null;
   let valueText: GateState | null = null;
-  // `data.unit`, if sent, must be `m` (PROTOCOL.md); a gate may also send the `null` unit its
+  // `data.unit`, if sent, must be `m` (docs/protocol.md); a gate may also send the `null` unit its
   // readings have in the API.
   const unitOk = data.unit === undefined || data.unit === 'm' || (data.unit === null && device.type === 'motorized_gate');
   if (!unitOk) refuse(422, 'UNIT_INVALID', i, isBatch, 'data.unit');

@@ -9,7 +9,7 @@ import type { UsersService } from './users.service';
 
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
-/** User administration, for role admin exactly (API.md). */
+/** User administration, for role admin exactly (docs/api.md). */
 export default async function usersRoutes(app: FastifyInstance, opts: { users: UsersRepository; service: UsersService }) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['users'];

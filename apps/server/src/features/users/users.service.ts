@@ -40,7 +40,7 @@ export interface SessionControl {
 }
 
 /**
- * User administration (API.md): unique username and e-mail, the password policy, a temporary
+ * User administration (docs/api.md): unique username and e-mail, the password policy, a temporary
  * password to change at first sign-in, and never without an active administrator.
  */
 export class UsersService {

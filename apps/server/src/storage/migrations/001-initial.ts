@@ -123,7 +123,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
 
-  // The audit trail is append-only (API.md): the database itself refuses changes.
+  // The audit trail is append-only (docs/api.md): the database itself refuses changes.
   await sql`CREATE TRIGGER audit_events_no_update BEFORE UPDATE ON audit_events
     BEGIN SELECT RAISE(ABORT, 'audit trail is append-only'); END`.execute(db);
   await sql`CREATE TRIGGER audit_events_no_delete BEFORE DELETE ON audit_events

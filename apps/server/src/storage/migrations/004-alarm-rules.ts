@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Alarm rules per device (ALARMS.md "Alarm rules"). Devices get their default rules from the
+ * Alarm rules per device (docs/alarms.md "Alarm rules"). Devices get their default rules from the
  * alarms feature (at creation, and at start for any device without them), not from here, so
  * that the defaults have one home.
  */

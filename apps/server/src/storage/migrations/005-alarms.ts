@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Alarms (one row per occurrence of a rule, ALARMS.md "Alarm states") and every transition of
+ * Alarms (one row per occurrence of a rule, docs/alarms.md "Alarm states") and every transition of
  * each, for history, the ISA-18.2 figures and the audit of who did what.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Notifications (ALARMS.md "Notifications"): who wants what (per-user choices, webhooks, push
+ * Notifications (docs/alarms.md "Notifications"): who wants what (per-user choices, webhooks, push
  * subscriptions) and the outbox (the escalation policy and VAPID keys are in `settings`) — one row per
  * (cause, recipient, channel, target), written in the transaction of the alarm transition that
  * causes it, so a notification is neither lost nor written twice.

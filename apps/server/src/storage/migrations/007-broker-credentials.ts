@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * External broker mode (SCALE.md): a device key the broker has not been given yet. The broker
+ * External broker mode (docs/external-broker.md): a device key the broker has not been given yet. The broker
  * needs the key itself (it keeps its own hash), but this server keeps only a keyed hash, so a new
  * or rotated key waits here, sealed, until the broker confirms it; then the row goes.
  */

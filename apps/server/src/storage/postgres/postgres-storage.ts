@@ -20,7 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
 const MIN_SERVER_VERSION = 150000;
 
-/** How long a start waits for PostgreSQL to answer before it gives up (SCALE.md). */
+/** How long a start waits for PostgreSQL to answer before it gives up (docs/operations.md). */
 export const START_WAIT_MS = 60_000;
 
 /** How long a start waits for another instance to let go of the database (a restart's old connection goes within moments). */

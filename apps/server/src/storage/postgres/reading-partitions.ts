@@ -19,7 +19,7 @@ function dayOfName(name: string): number | null {
 }
 
 /**
- * The readings table's partitions, one per UTC day of `ts_ms` (SCALE.md). Days ahead are made in
+ * The readings table's partitions, one per UTC day of `ts_ms` (docs/operations.md). Days ahead are made in
  * advance; a day in the past gets its partition when a reading of that day arrives; readings of
  * days that have none (far past or future) land in the default partition, so no reading is ever
  * refused for its date. Making a partition moves that day's rows out of the default partition and

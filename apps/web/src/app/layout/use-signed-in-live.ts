@@ -3,7 +3,7 @@ import { useLiveConnection } from '@/features/live/hooks/use-live-connection';
 
 /**
  * Keeps the live socket open for a signed-in layout (the app shell, the control-room view) and
- * returns whether it may be: the server refuses it while a password change is pending (API.md).
+ * returns whether it may be: the server refuses it while a password change is pending (docs/api.md).
  */
 export function useSignedInLive(): boolean {
   const { user, endSession, verifySession, syncUser } = useAuth();

@@ -23,7 +23,7 @@ const STALE_KEY_MS = 60_000;
 
 export const deviceRole = (deviceId: string) => `${DEVICE_ROLE_PREFIX}${deviceId}`;
 
-/** PROTOCOL.md "MQTT": a device publishes only its telemetry, command acks and status, and subscribes under its own prefix. */
+/** docs/protocol.md "MQTT": a device publishes only its telemetry, command acks and status, and subscribes under its own prefix. */
 export function deviceAcls(deviceId: string) {
   return [
     { acltype: 'publishClientSend', topic: topics.telemetry(deviceId), allow: true },

@@ -18,11 +18,11 @@ import { DYNSEC_RESPONSE_TOPIC, DynamicSecurity } from './dynsec';
  * for every session of the group while it is away, so a session name must never fall out of use.
  */
 export const INGEST_SESSIONS = 8;
-/** The shared-subscription group of every instance (SCALE.md `$share/agua/…`). */
+/** The shared-subscription group of every instance (docs/external-broker.md `$share/agua/…`). */
 const SHARE = '$share/agua/';
 /** A session of an instance that never comes back is dropped by the broker after this (MQTT 5 session expiry). */
 const SESSION_EXPIRY_S = 7 * 24 * 3600;
-/** How long a start waits for the broker (SCALE.md: waits and retries up to 60 s, then names the variable). */
+/** How long a start waits for the broker (docs/external-broker.md: waits and retries up to 60 s, then names the variable). */
 const START_WAIT_MS = 60_000;
 /** Retained statuses arrive right after the SUBACK; after this the snapshot counts as complete. */
 const STATUS_SNAPSHOT_MS = 500;
@@ -66,7 +66,7 @@ export class BrokerUnreachableError extends Error {}
 
 /**
  * The utility's own MQTT broker (Mosquitto 2 with its dynamic security plugin) as the server's
- * MQTT transport (SCALE.md "External broker"). The server connects as an administrative client:
+ * MQTT transport (docs/external-broker.md "External broker"). The server connects as an administrative client:
  * it keeps the device accounts in step, learns online/offline from the retained status topics,
  * publishes commands, and takes telemetry and acknowledgements through a shared subscription
  * with persistent sessions, acknowledging each message to the broker only once it is stored.
@@ -235,7 +235,7 @@ export class ExternalBroker implements MqttTransport {
   }
 
   /**
-   * PROTOCOL.md: online from the device's `online`, offline from its last will or the `offline`
+   * docs/protocol.md: online from the device's `online`, offline from its last will or the `offline`
    * it publishes before a clean disconnect (an emptied retained status counts as offline).
    */
   private status(deviceId: string, value: string): void {

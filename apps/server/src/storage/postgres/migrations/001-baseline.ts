@@ -117,7 +117,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       details_json text
     );
     CREATE INDEX audit_events_at ON audit_events (at_ms);
-    -- The audit trail is append-only (API.md): the database itself refuses changes.
+    -- The audit trail is append-only (docs/api.md): the database itself refuses changes.
     CREATE FUNCTION audit_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'audit trail is append-only'; END $$;
     CREATE TRIGGER audit_events_no_change BEFORE UPDATE OR DELETE ON audit_events

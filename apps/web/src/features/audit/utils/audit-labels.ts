@@ -1,4 +1,4 @@
-/** Spanish names for the audit trail's actions, results and detail keys (API.md; UI-only texts). */
+/** Spanish names for the audit trail's actions, results and detail keys (docs/api.md; UI-only texts). */
 
 export const AUDIT_ACTION_GROUPS = [
   {

@@ -7,7 +7,7 @@ export interface DemoAccount {
   role: Role;
 }
 
-// The seed's sample credentials (PRODUCT.md); listed only when the server says it runs in demo mode.
+// The seed's sample credentials (docs/product.md); listed only when the server says it runs in demo mode.
 const DEMO_ACCOUNTS: DemoAccount[] = [
   { username: 'admin', password: 'admin123', masterPassword: 'maestra2024', role: 'admin' },
   { username: 'operator', password: 'operator123', role: 'operator' },

@@ -3,7 +3,7 @@ import { UI_TEXTS, type LoginBody, type User } from '@agua/shared';
 import type { SessionProfile } from '../utils/session-storage';
 
 export interface SessionUser extends SessionProfile {
-  /** A temporary password must be changed before anything else (API.md). */
+  /** A temporary password must be changed before anything else (docs/api.md). */
   mustChangePassword: boolean;
 }
 

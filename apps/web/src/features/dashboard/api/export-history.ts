@@ -33,7 +33,7 @@ export function useExportHistory() {
   return useMutation({ mutationFn: downloadHistory });
 }
 
-/** Every device with history, retired ones included: their history stays exportable (API.md). */
+/** Every device with history, retired ones included: their history stays exportable (docs/api.md). */
 export function getExportableDevices(signal?: AbortSignal): Promise<Device[]> {
   return api.get<Device[]>('/devices', { include: 'retired' }, signal);
 }

@@ -10,7 +10,7 @@ export interface DashboardStats {
   activeSensors: number;
 }
 
-/** The seed's four tiles, counted as PRODUCT.md says. */
+/** The seed's four tiles, counted as docs/product.md says. */
 export function computeDashboardStats(devices: Device[]): DashboardStats {
   let online = 0;
   const critical: Device[] = [];

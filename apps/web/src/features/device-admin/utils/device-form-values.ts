@@ -1,7 +1,7 @@
 import { DEFAULT_CRITICAL_PCT, DEFAULT_WARNING_PCT, type Device, type DeviceType, type WaterType, DEFAULT_TRAVEL_TIMEOUT_S } from '@agua/shared';
 import { LOCALE } from '@/lib/format';
 
-// The server's travel timeout when a gate does not set one (PROTOCOL.md, 'travelTimeoutS').
+// The server's travel timeout when a gate does not set one (docs/protocol.md, 'travelTimeoutS').
 
 /** The device forms keep every number as typed text, so that '3,5' and '' survive editing. */
 export interface DeviceFormValues {

@@ -12,7 +12,7 @@ export interface SnippetTarget {
   mqttPort: number | null;
 }
 
-// The MQTT port when the server does not say: the embedded broker's default (PRODUCT.md).
+// The MQTT port when the server does not say: the embedded broker's default (docs/product.md).
 const FALLBACK_MQTT_PORT = 1883;
 
 function sampleMessage(t: SnippetTarget): string {
@@ -20,7 +20,7 @@ function sampleMessage(t: SnippetTarget): string {
   return `{"deviceId":"${t.deviceId}","type":"${t.type}","data":${data}}`;
 }
 
-/** HTTP (PROTOCOL.md): Arduino-style constants and a curl line to try the key from a laptop. */
+/** HTTP (docs/protocol.md): Arduino-style constants and a curl line to try the key from a laptop. */
 export function httpSnippet(t: SnippetTarget): string {
   const id = t.deviceId;
   return [
@@ -43,7 +43,7 @@ export function httpSnippet(t: SnippetTarget): string {
   ].join('\n');
 }
 
-/** MQTT (PROTOCOL.md): client id = username = device id, password = key, the topics. */
+/** MQTT (docs/protocol.md): client id = username = device id, password = key, the topics. */
 export function mqttSnippet(t: SnippetTarget): string {
   const id = t.deviceId;
   const base = `agua/v1/${id}`;

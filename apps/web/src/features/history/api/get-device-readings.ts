@@ -38,7 +38,7 @@ export interface GateChanges {
 
 export type DeviceTrend = LevelTrend | GateChanges;
 
-/** The server answers at most this many buckets (API.md) — and a chart has no more pixels. */
+/** The server answers at most this many buckets (docs/api.md) — and a chart has no more pixels. */
 export const MAX_TREND_POINTS = 2000;
 /** State changes asked for a gate: far more than a gate makes in 30 days of normal work. */
 export const GATE_MAX_CHANGES = 5000;

@@ -5,7 +5,7 @@ import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
 
-// Demo values (PROTOCOL.md): the seed sensor and its demo key, against a local server.
+// Demo values (docs/protocol.md): the seed sensor and its demo key, against a local server.
 const DEVICE_ID = 'esp32_nivel_01';
 const DEVICE_KEY = `demo-key-${DEVICE_ID}`;
 const SERVER = 'http://127.0.0.1:8080';

@@ -33,7 +33,7 @@ export function validateEmail(email: string): string | undefined {
   return undefined;
 }
 
-/** The password policy (API.md), with a message that names the rule that failed. */
+/** The password policy (docs/api.md), with a message that names the rule that failed. */
 export function validatePassword(password: string, username: string): string | undefined {
   if (!password) return 'La contraseña temporal es obligatoria.';
   if ([...password].length < PASSWORD_MIN_LENGTH) return `La contraseña debe tener al menos ${PASSWORD_MIN_LENGTH} caracteres.`;
