@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The server's API suite again, on PostgreSQL (SCALE.md: "every test that holds on SQLite holds
+// The server's API suite again, on PostgreSQL (docs/operations.md: "every test that holds on SQLite holds
 // on PostgreSQL"): each test server gets a database of its own on this machine's PostgreSQL.
 // Tests about SQLite itself (its writer thread, its files, its disk-full handling, its backup
 // command) are named *.sqlite.test.ts and run only in the main pass; tests about PostgreSQL itself
