@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topics } from '@agua/shared';
 import { expectApiError } from '../helpers/api';
-import { LEVEL_1, LEVEL_2, connectDevice, endClient, levelMsg, postTelemetry, publishQos1, sleep } from '../helpers/protocol';
+import { LEVEL_1, LEVEL_2, connectDevice, endClient, levelMsg, postTelemetry, publishQos1, waitFor } from '../helpers/protocol';
 import { sqliteSide, startServer, type TestServer } from '../helpers/server';
 
 const BASE_MS = Date.now() - 3600_000;
@@ -46,14 +46,18 @@ describe('the readings writer thread dies mid-ingest', () => {
       }
     };
     const posters = Array.from({ length: 8 }, poster);
-    await sleep(300);
+    const answered = () => accepted.length + refused.length;
+    // The writer is busy once every poster has had answers.
+    await waitFor(() => accepted.length >= 16, 5000, 10);
     // A kill that lands between two commits (nothing pending: the next write just starts a new
-    // thread) is made again, until one lands mid-commit.
+    // thread) is made again, until one lands mid-commit; each after a few more answers.
     for (let attempt = 0; attempt < 20 && refused.length === 0; attempt++) {
       await sqliteSide(s).writer.kill();
-      await sleep(100);
+      const before = answered();
+      await waitFor(() => answered() >= before + 8, 5000, 10);
     }
-    await sleep(300);
+    // Posts go through again after the kill: a new thread has taken over without help.
+    await waitFor(() => refused.length > 0 && accepted.some((n) => n > Math.max(...refused)), 5000, 10).catch(() => undefined);
     stop = true;
     await Promise.all(posters);
 
