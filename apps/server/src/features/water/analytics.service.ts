@@ -1,4 +1,4 @@
-import { AnalyticsBuckets, FLOW_WALK_DEADBAND_FRACTION, levelThresholdsOf, volumeAt, type AnalyticsBucket } from '@agua/shared';
+import { AnalyticsBuckets, FLOW_WALK_DEADBAND_FRACTION, SERIES_LINK_MS, levelThresholdsOf, volumeAt, type AnalyticsBucket } from '@agua/shared';
 import { notFound } from '../../lib/errors';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { HistoryRow } from '../history/readings.repository';
@@ -8,8 +8,6 @@ import type { GeometryService } from './geometry.service';
 /** A device's stored readings in a range, oldest first, in batches (the history feature's). */
 export type ReadingBatches = (deviceId: string, range: { fromMs: number; toMs: number }) => AsyncIterable<HistoryRow[]>;
 
-/** How far before a bucket a reading may open its series (docs/water.md "Daily totals"). */
-const SERIES_LEAD_MS = 15 * 60_000;
 
 export interface AnalyticsSeries {
   fromMs: number;
@@ -37,7 +35,7 @@ export class WaterAnalyticsService {
     const { maxLevel } = levelThresholdsOf(device.settings);
     const { shape } = timeline.current;
     const buckets = new AnalyticsBuckets(edges, shape ? FLOW_WALK_DEADBAND_FRACTION * volumeAt(shape, maxLevel).volumeM3 : null);
-    for await (const rows of this.readings(deviceId, { fromMs: edges[0]! - SERIES_LEAD_MS, toMs: range.toMs })) {
+    for await (const rows of this.readings(deviceId, { fromMs: edges[0]! - SERIES_LINK_MS, toMs: range.toMs })) {
       for (const row of rows) {
         if (row.status === 'fault' || row.valueNum === null) continue;
         const g = timeline.at(row.tsMs);

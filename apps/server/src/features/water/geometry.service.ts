@@ -54,6 +54,11 @@ export class GeometryService {
     return describe(this.versions.get(deviceId) ?? []);
   }
 
+  /** The version in force now (the live figures ask at every reading: no copy made). */
+  current(deviceId: string): Geometry {
+    return this.versions.get(deviceId)?.[0]?.geometry ?? DEFAULT_GEOMETRY;
+  }
+
   /**
    * The device's geometry as a function of time: a reading is converted, and its volume computed,
    * by the version valid at its time — the latest with validFrom ≤ ts, the first one for earlier

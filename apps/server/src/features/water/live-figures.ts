@@ -1,6 +1,5 @@
-import { FLOW_WINDOW_LIMITS_S, levelThresholdsOf, waterAnalytics, type LevelPoint, type Reading, type ReadingStatus, type WaterAnalytics } from '@agua/shared';
+import { FLOW_WINDOW_LIMITS_S, levelThresholdsOf, waterAnalytics, type Geometry, type LevelPoint, type Reading, type ReadingStatus, type WaterAnalytics } from '@agua/shared';
 import type { DeviceRecord } from '../devices/devices.repository';
-import type { GeometryTimeline } from './geometry.service';
 
 /** The longest flow window a geometry may ask for: what each sensor's memory must hold. */
 const KEPT_MS = FLOW_WINDOW_LIMITS_S.max * 1000;
@@ -9,7 +8,7 @@ const MAX_KEPT_POINTS = 3_600;
 
 export interface LiveFiguresDeps {
   deviceOf: (id: string) => DeviceRecord | undefined;
-  timeline: (deviceId: string) => GeometryTimeline;
+  geometryOf: (deviceId: string) => Geometry;
   /** The device's offline timeout: newer data than this is live, older gets no forecast. */
   offlineAfterS: (device: DeviceRecord) => number;
   now?: () => number;
@@ -58,7 +57,7 @@ export class LiveWaterFigures {
     const device = this.deps.deviceOf(deviceId);
     const points = this.recent.get(deviceId);
     if (!device || device.type !== 'level_sensor' || !points || points.length === 0) return null;
-    const geometry = this.deps.timeline(deviceId).current;
+    const geometry = this.deps.geometryOf(deviceId);
     return waterAnalytics(geometry, levelThresholdsOf(device.settings).maxLevel, points, this.now(), this.deps.offlineAfterS(device));
   }
 

@@ -49,7 +49,7 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
     if (device) d.bus.emit('device.updated', device);
   });
   await geometry.load();
-  const figures = new LiveWaterFigures({ deviceOf, timeline: (id) => geometry.timeline(id), offlineAfterS: (device) => offlineAfterS(device, d.defaultOfflineAfterS) });
+  const figures = new LiveWaterFigures({ deviceOf, geometryOf: (id) => geometry.current(id), offlineAfterS: (device) => offlineAfterS(device, d.defaultOfflineAfterS) });
   await preload(figures, d);
   d.feed.on('reading.created', ({ deviceId, reading }) => figures.add(deviceId, reading));
   d.bus.on('device.geometry_changed', ({ deviceId }) => void geometry.reload(deviceId));
