@@ -12,6 +12,10 @@ export default defineConfig({
       'apps/web/src/**/*.test.{ts,tsx}',
       'tools/*/src/**/*.test.ts',
     ],
+    // The server bundle, built once for the pass: child-process tests run it, and test servers start
+    // their worker threads from it (docs/testing.md).
+    globalSetup: ['apps/server/test/helpers/server-bundle.global-setup.ts'],
+    env: { AGUA_WORKERS_DIR: fileURLToPath(new URL('./apps/server/dist/', import.meta.url)) },
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

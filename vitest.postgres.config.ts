@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // The server's API suite again, on PostgreSQL (docs/operations.md: "every test that holds on SQLite holds
@@ -9,8 +10,9 @@ export default defineConfig({
   test: {
     include: ['apps/server/test/**/*.test.ts'],
     exclude: ['**/*.sqlite.test.ts', 'apps/server/test/postgres/**', 'apps/server/test/cluster/**', '**/node_modules/**'],
-    env: { TEST_DATABASE: 'postgres' },
-    globalSetup: ['apps/server/test/helpers/postgres-global-setup.ts'],
+    env: { TEST_DATABASE: 'postgres', AGUA_WORKERS_DIR: fileURLToPath(new URL('./apps/server/dist/', import.meta.url)) },
+    // The server bundle (docs/testing.md), then the orphan-database sweep.
+    globalSetup: ['apps/server/test/helpers/server-bundle.global-setup.ts', 'apps/server/test/helpers/postgres-global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -29,8 +29,13 @@ function npmPackages() {
   return [...new Set(names)].filter((name) => !name.startsWith('@agua/'));
 }
 
+/**
+ * Builds the bundles in memory, then moves each file into place with a rename: a server or test
+ * pass starting beside a build (the browser tests' `npm start` and a vitest pass, say) reads either
+ * the old file or the new one, never half of one.
+ */
 export async function buildServer() {
-  await build({
+  const result = await build({
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(root, file)])),
     outdir: distDir,
     outExtension: { '.js': '.mjs' },
@@ -41,7 +46,14 @@ export async function buildServer() {
     sourcemap: true,
     external: npmPackages(),
     logLevel: 'warning',
+    write: false,
   });
+  fs.mkdirSync(distDir, { recursive: true });
+  for (const file of result.outputFiles) {
+    const temporary = `${file.path}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, file.contents);
+    fs.renameSync(temporary, file.path);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();

@@ -19,7 +19,7 @@ function memoryOf(pid: number): { rss: number; peak: number } | null {
   }
 }
 
-/** The process of the child's group that serves (npx and tsx's launcher are small): the largest. */
+/** The process of the child's group that serves: the largest. */
 function serverPid(child: Child): number {
   let best = { pid: 0, rss: -1 };
   for (const entry of fs.readdirSync('/proc')) {

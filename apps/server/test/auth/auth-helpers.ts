@@ -8,6 +8,7 @@ import { hashPassword } from '../../src/lib/password';
 import { newId } from '../../src/lib/ids';
 import { ISO_Z, loginCookie } from '../helpers/api';
 import { DEMO_PASSWORDS, type TestServer } from '../helpers/server';
+import { serverCommand } from '../helpers/server-bundle';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 export const TSX_CLI = path.join(REPO_ROOT, 'node_modules/tsx/dist/cli.mjs');
@@ -82,16 +83,30 @@ export async function auditEvents(s: TestServer, action: string, adminCookie?: s
   return page.items;
 }
 
+export interface ProcessOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
 /** Runs a TypeScript entry with tsx in a child process; resolves with its exit code and output. */
-export function runTsx(
-  entry: string,
-  env: Record<string, string>,
-  timeoutMs = 20_000,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+export function runTsx(entry: string, env: Record<string, string>, timeoutMs = 20_000): Promise<ProcessOutcome> {
+  return runNode([TSX_CLI, entry], env, timeoutMs);
+}
+
+/** Runs the built server (server-bundle.ts) until it exits by itself: a refused start. */
+export function runServerBundle(env: Record<string, string>, timeoutMs = 20_000): Promise<ProcessOutcome> {
+  return runNode(serverCommand()[1], env, timeoutMs);
+}
+
+/** Runs node with these arguments, without the caller's database, broker and port settings. */
+function runNode(args: string[], env: Record<string, string>, timeoutMs: number): Promise<ProcessOutcome> {
+  const entry = args.at(-1);
   return new Promise((resolve, reject) => {
     const base: Record<string, string | undefined> = { ...process.env };
     for (const k of ['DATABASE_URL', 'MQTT_URL', 'REDIS_URL', 'PORT', 'MQTT_PORT', 'NODE_OPTIONS']) delete base[k];
-    const child = spawn(process.execPath, [TSX_CLI, entry], { cwd: REPO_ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -5,9 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config/env';
 import { tempDataDir } from '../helpers/server';
-import { runTsx } from './auth-helpers';
-
-const SERVER_ENTRY = 'apps/server/src/server.ts';
+import { runServerBundle } from './auth-helpers';
 
 function configErrorOf(env: Record<string, string>): ConfigError {
   try {
@@ -194,7 +192,7 @@ describe.concurrent('starting the real server process with bad configuration', (
   };
 
   it('exits non-zero naming PORT on stderr for PORT=abc', async ({ expect }) => {
-    const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: 'abc', MQTT_PORT: '0' });
+    const r = await runServerBundle({ ...baseEnv(), PORT: 'abc', MQTT_PORT: '0' });
     expect(r.code).not.toBe(0);
     expect(r.code).not.toBeNull();
     expect(r.stderr).toContain('PORT');
@@ -204,7 +202,7 @@ describe.concurrent('starting the real server process with bad configuration', (
   it('exits non-zero naming MQTT_PORT when that port is already taken', async ({ expect }) => {
     const busy = await occupyPort();
     try {
-      const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: '0', MQTT_PORT: String(busy.port) });
+      const r = await runServerBundle({ ...baseEnv(), PORT: '0', MQTT_PORT: String(busy.port) });
       expect(r.code).not.toBe(0);
       expect(r.code).not.toBeNull();
       expect(r.stdout + r.stderr).toContain('MQTT_PORT');
@@ -217,7 +215,7 @@ describe.concurrent('starting the real server process with bad configuration', (
   it('exits non-zero naming PORT when the HTTP port is already taken', async ({ expect }) => {
     const busy = await occupyPort();
     try {
-      const r = await runTsx(SERVER_ENTRY, { ...baseEnv(), PORT: String(busy.port), MQTT_PORT: '0' });
+      const r = await runServerBundle({ ...baseEnv(), PORT: String(busy.port), MQTT_PORT: '0' });
       expect(r.code).not.toBe(0);
       expect(r.code).not.toBeNull();
       expect(r.stdout + r.stderr).toMatch(/\bPORT\b/);

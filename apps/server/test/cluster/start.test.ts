@@ -9,8 +9,8 @@ import { createTestDatabase, dropTestDatabase } from '../helpers/postgres';
 import { sleep, waitFor } from '../helpers/protocol';
 import { startRedis, type TestRedis } from '../helpers/redis-server';
 import { tempDataDir } from '../helpers/server';
+import { REPO_ROOT, serverCommand } from '../helpers/server-bundle';
 
-const ROOT = new URL('../../../../', import.meta.url).pathname;
 const redises: TestRedis[] = [];
 const dirs: string[] = [];
 
@@ -35,8 +35,9 @@ describe('starting with REDIS_URL', () => {
     redises.push(redis);
     await redis.stop();
     const port = await freePort();
-    const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-      cwd: ROOT,
+    const [command, args] = serverCommand();
+    const proc = spawn(command, args, {
+      cwd: REPO_ROOT,
       detached: true,
       env: { ...process.env, DATA_DIR: dir, DATABASE_URL: url, REDIS_URL: redis.url, PORT: String(port), HOST: '127.0.0.1', MQTT_PORT: '0', SIMULATE: 'false', LOG_LEVEL: 'info', WEB_DIST_DIR: '' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,13 +1,12 @@
-// The real server as a child process (npx tsx apps/server/src/server.ts), for tests that kill it
-// with SIGKILL: its own process group, so the signal reaches npx, tsx and the node that serves.
+// The real server as a child process (the built bundle, server-bundle.ts), for tests that kill it
+// with SIGKILL: its own process group, so the signal reaches everything it started.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { freePort } from './net';
 import { testDatabaseEnv } from './postgres';
 import { sleep } from './protocol';
 import { DEMO_PASSWORDS, sessionCookieOf, type DemoRole } from './server';
+import { REPO_ROOT, serverCommand } from './server-bundle';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface Child {
   proc: ChildProcess;
@@ -20,8 +19,9 @@ export interface Child {
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
   let out = '';
-  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-    cwd: ROOT,
+  const [command, args] = serverCommand();
+  const proc = spawn(command, args, {
+    cwd: REPO_ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -109,8 +109,9 @@ export async function killAll(children: Child[]): Promise<void> {
 
 /** Runs a server start that is expected to stop by itself (a refused configuration): its exit code and output. */
 export async function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  const proc = spawn('npx', ['tsx', 'apps/server/src/server.ts'], {
-    cwd: ROOT,
+  const [command, args] = serverCommand();
+  const proc = spawn(command, args, {
+    cwd: REPO_ROOT,
     env: { ...process.env, PORT: '0', MQTT_PORT: '0', LOG_LEVEL: 'warn', WEB_DIST_DIR: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

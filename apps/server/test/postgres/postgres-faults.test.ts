@@ -54,7 +54,7 @@ describe('PostgreSQL goes away and comes back', () => {
   it('a start waits for PostgreSQL that comes up late, saying what it waits for', async () => {
     cluster.createDatabase('late');
     cluster.stop();
-    // Later than the server takes to boot (npx, tsx, the app): it must find nothing there and wait.
+    // Later than the server takes to boot: it must find nothing there and wait.
     setTimeout(() => cluster.start(), 10_000);
     const child = await spawnServer(dataDir(), { DATABASE_URL: cluster.url('late'), LOG_LEVEL: 'info' });
     children.push(child);
