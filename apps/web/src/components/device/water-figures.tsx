@@ -9,7 +9,6 @@ import { waterFigureTexts } from '@/lib/water-format';
 const FLOW_ICONS = { in: TrendingUp, out: TrendingDown, stable: Minus } as const;
 
 function Line({ testId, icon, children }: { testId: string; icon?: ReactNode; children?: ReactNode }) {
-  // Each line keeps its height when empty: a flow or forecast coming and going does not move the card.
   return (
     <p data-testid={testId} className="flex min-h-5 min-w-0 items-center gap-1.5 text-sm">
       {children ? (
@@ -57,12 +56,18 @@ export function WaterFigures({ device, className }: { device: Device; className?
           </span>
         ) : null}
       </p>
-      <Line testId={`water-flow-${device.id}`} icon={FlowIcon ? <FlowIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" /> : null}>
-        {t.flow ? <span className="tabular-nums">{t.flow}</span> : null}
-      </Line>
-      <Line testId={`water-forecast-${device.id}`} icon={<ForecastIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />}>
-        {t.forecast ? <span className="font-medium tabular-nums">{t.forecast.text}</span> : null}
-      </Line>
+      {/* Without a flow (too few readings yet, stale data) there is neither line. With one, the
+          forecast's line stays even when empty ('Estable'), so the card does not jump as it comes and goes. */}
+      {t.flow ? (
+        <>
+          <Line testId={`water-flow-${device.id}`} icon={FlowIcon ? <FlowIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" /> : null}>
+            <span className="tabular-nums">{t.flow}</span>
+          </Line>
+          <Line testId={`water-forecast-${device.id}`} icon={<ForecastIcon aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />}>
+            {t.forecast ? <span className="font-medium tabular-nums">{t.forecast.text}</span> : null}
+          </Line>
+        </>
+      ) : null}
     </div>
   );
 }

@@ -182,7 +182,7 @@ export function TrendChart({ device }: { device: Device }) {
       <div className="mb-3 flex items-center justify-between gap-2">
         <h2 id={`trend-title-${device.id}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
           <LineChart aria-hidden="true" className="size-4" />
-          {isGate ? 'Historial de estados' : 'Tendencia del nivel'}
+          {isGate ? 'Historial de estados' : hasVolume ? 'Tendencia del nivel y del volumen' : 'Tendencia del nivel'}
           <span className="font-normal tracking-normal normal-case">· {device.name}</span>
         </h2>
         {query.isFetching && !query.isPending ? <Spinner className="text-muted-foreground" /> : null}
