@@ -88,4 +88,14 @@ test.describe('Cifras de agua en las tarjetas y el panel', () => {
       }
     }
   });
+
+  test("el manual explica qué significa 'Desborde en ≈ …' y cuándo no aparece", async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto('/manual');
+    const section = page.getByRole('region', { name: 'Volumen, caudal y tiempo hasta el desborde' });
+    await expect(section).toBeVisible();
+    await expect(section).toContainText('Desborde en ≈ 2 h 10 min: el tiempo aproximado hasta que el agua llegue al vertedero');
+    await expect(section).toContainText('La previsión no aparece, a propósito, cuando no hay base para hacerla');
+    await expect(section).toContainText('Salida neta −12,0 m³/h');
+  });
 });
