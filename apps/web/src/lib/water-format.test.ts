@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WaterAnalytics } from '@agua/shared';
-import { formatEta, formatFill, formatForecast, formatNetFlow, formatVolume, waterFigureTexts } from './water-format';
+import { areFiguresStale, formatEta, formatFill, formatForecast, formatNetFlow, formatVolume, waterFigureTexts } from './water-format';
 
 // The tests run outside a Spanish browser: the formatter falls back to plain 'es' (decimal comma).
 const figures = (over: Partial<WaterAnalytics> = {}): WaterAnalytics => ({
@@ -109,5 +109,16 @@ describe('waterFigureTexts', () => {
 
   it('is null without figures (no geometry, no reading)', () => {
     expect(waterFigureTexts(null, false)).toBeNull();
+  });
+});
+
+describe('areFiguresStale', () => {
+  const at = Date.parse('2026-11-24T10:00:00.000Z');
+  it('is fresh up to the offline timeout, stale past it or when the device is offline', () => {
+    expect(areFiguresStale({ at: new Date(at).toISOString() }, true, 15_000, at + 15_000)).toBe(false);
+    expect(areFiguresStale({ at: new Date(at).toISOString() }, true, 15_000, at + 15_001)).toBe(true);
+    expect(areFiguresStale({ at: new Date(at).toISOString() }, false, 15_000, at)).toBe(true);
+    // A reading a little ahead of this clock (a device's clock drifts) is fresh.
+    expect(areFiguresStale({ at: new Date(at + 5_000).toISOString() }, true, 15_000, at)).toBe(false);
   });
 });

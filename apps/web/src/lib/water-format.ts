@@ -87,6 +87,15 @@ export interface WaterFigureTexts {
 }
 
 /**
+ * Whether figures are too old to stand for now: their newest reading (`at`) is older than the
+ * device's offline timeout by this browser's clock, or the device is offline.
+ */
+export function areFiguresStale(a: Pick<WaterAnalytics, 'at'>, online: boolean, offlineAfterMs: number, now: number): boolean {
+  const at = Date.parse(a.at);
+  return !online || Number.isNaN(at) || now - at > offlineAfterMs;
+}
+
+/**
  * Everything a screen prints of a Device's `analytics`. `stale`: the newest reading is older than
  * the device's offline timeout by this browser's clock (the live link may have stopped before the
  * server said so) — the volume is not shown as current, and neither flow nor forecast at all.

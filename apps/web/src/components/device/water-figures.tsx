@@ -4,7 +4,7 @@ import type { Device } from '@agua/shared';
 import { useNow } from '@/hooks/use-now';
 import { offlineAfterMs } from '@/lib/device-helpers';
 import { cn } from '@/lib/utils';
-import { waterFigureTexts } from '@/lib/water-format';
+import { areFiguresStale, waterFigureTexts } from '@/lib/water-format';
 
 const FLOW_ICONS = { in: TrendingUp, out: TrendingDown, stable: Minus } as const;
 
@@ -30,7 +30,7 @@ function Line({ testId, icon, children }: { testId: string; icon?: ReactNode; ch
 export function WaterFigures({ device, className }: { device: Device; className?: string }) {
   const now = useNow();
   const a = device.type === 'level_sensor' ? device.analytics : null;
-  const stale = a ? device.status !== 'online' || now - Date.parse(a.at) > offlineAfterMs(device) : true;
+  const stale = a ? areFiguresStale(a, device.status === 'online', offlineAfterMs(device), now) : true;
   const t = waterFigureTexts(a, stale);
   if (!t) return null;
   const FlowIcon = t.direction ? FLOW_ICONS[t.direction] : null;
