@@ -16,6 +16,8 @@ const VOLUME = /^\d{1,3}(?:\.\d{3})*,\d m³$/;
  * its own level; ours outnumber its six to one in the window, so the net flow is an inflow, and
  * for that minute our 5 m is the newest reading: the volume is 120,0 m³ and the forecast
  * (216 − 120) m³ at the fitted inflow. (ts up to 5 minutes ahead is allowed: docs/protocol.md.)
+ * The readings stay in the tank's history, as a real board's would; after that minute the
+ * simulator's readings are the newest again.
  */
 async function reportRisingLevel(page: Page): Promise<void> {
   const rate = 0.01; // m/s
