@@ -124,7 +124,15 @@ test.describe('Gráfico del detalle a 1440 px', () => {
     expect(box?.width ?? 0).toBeGreaterThanOrEqual(900);
     const img = chart.getByRole('img', { name: /^Nivel a lo largo del tiempo/ });
     await expect(img).toBeVisible({ timeout: SIM_TIMEOUT });
-    await expect.poll(async () => img.locator('canvas').first().evaluate((c: HTMLCanvasElement) => c.clientWidth)).toBeGreaterThanOrEqual(850);
+    // The tank has a shape (docs/water.md): its volume trend shares the width, side by side.
+    const volume = chart.getByRole('img', { name: /^Volumen a lo largo del tiempo/ });
+    await expect(volume).toBeVisible({ timeout: SIM_TIMEOUT });
+    for (const plot of [img, volume]) {
+      await expect.poll(async () => plot.locator('canvas').first().evaluate((c: HTMLCanvasElement) => c.clientWidth)).toBeGreaterThanOrEqual(400);
+    }
+    const [l, v] = [await img.boundingBox(), await volume.boundingBox()];
+    expect(Math.abs((l?.y ?? 0) - (v?.y ?? -100))).toBeLessThanOrEqual(2);
+    expect((l?.width ?? 0) + (v?.width ?? 0)).toBeGreaterThanOrEqual(850);
   });
 });
 

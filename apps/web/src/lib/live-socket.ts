@@ -230,7 +230,7 @@ function flush(): void {
         break;
       }
       case 'reading.created': {
-        const { deviceId, reading } = event.data;
+        const { deviceId, reading, analytics } = event.data;
         if (insertReadings(deviceId, [reading])) touchedHistory.add(deviceId);
         const device = devices.get(deviceId);
         if (device) {
@@ -241,7 +241,10 @@ function flush(): void {
           const newer = isNewer(reading, device.reading);
           // A gate's newest reading is its state (config.state), as the server records it too.
           const config = newer && isGateState(reading.value) ? { ...device.config, state: reading.value } : device.config;
-          devices.set(deviceId, { ...device, lastSeen, config, reading: newer ? reading : device.reading });
+          // The water figures are the server's after this reading (docs/api.md): current even
+          // when the reading itself was a late one. A frame without them keeps ours.
+          const water = analytics === undefined ? device.analytics : analytics;
+          devices.set(deviceId, { ...device, lastSeen, config, reading: newer ? reading : device.reading, analytics: water });
           devicesChanged = true;
         }
         break;

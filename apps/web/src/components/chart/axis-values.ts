@@ -12,3 +12,8 @@ export function metreAxisValues(splits: number[]): string[] {
 export function percentAxisValues(splits: number[]): string[] {
   return splits.map((v) => `${axisNumber.format(v)} %`);
 }
+
+/** '0 m³', '120 m³', '1,5 m³' … */
+export function cubicMetreAxisValues(splits: number[]): string[] {
+  return splits.map((v) => `${axisNumber.format(v)} m³`);
+}

@@ -130,7 +130,7 @@ export function LevelOverlay({ devices }: { devices: Device[] }) {
 
   if (sensors.length === 0) return null;
   return (
-    <Card data-testid="level-overlay" aria-labelledby="level-overlay-title" className="p-4 sm:p-5">
+    <Card data-testid="level-overlay" aria-labelledby="level-overlay-title" className="min-w-0 p-4 sm:p-5">
       <h2 id="level-overlay-title" className="flex items-center gap-2 text-sm font-semibold">
         <LineChart aria-hidden="true" className="size-4 text-muted-foreground" />
         Tendencia de niveles (última hora)

@@ -2,6 +2,7 @@ import { Clock } from 'lucide-react';
 import type { Device } from '@agua/shared';
 import { ReadingStatusBadge } from '@/components/device/reading-status';
 import { RelativeTime } from '@/components/device/relative-time';
+import { WaterFigures } from '@/components/device/water-figures';
 import { useNow } from '@/hooks/use-now';
 import { formatInteger, formatMeasure, formatNumber } from '@/lib/format';
 import { cn } from '@/lib/utils';
@@ -9,7 +10,7 @@ import { useLevelFigure } from '../hooks/use-level-figure';
 import { LevelCardChart } from './level-card-chart';
 import { LevelGauge } from './level-gauge';
 
-/** The level is the largest thing on the card (docs/operator-console.md): number, fill, thresholds, age, the last hour. */
+/** The level is the largest thing on the card (docs/operator-console.md): number, fill, thresholds, age, the water it amounts to, the last hour. */
 export function LevelSensorBody({ device }: { device: Device }) {
   const now = useNow();
   const f = useLevelFigure(device);
@@ -48,6 +49,7 @@ export function LevelSensorBody({ device }: { device: Device }) {
         </p>
       </div>
       <LevelGauge percent={f.percent} status={f.status} warningPct={f.warningPct} criticalPct={f.criticalPct} stale={f.stale} />
+      <WaterFigures device={device} className="basis-full" />
       <LevelCardChart device={device} now={now} stale={f.stale || f.lastValue === null} className="basis-full" />
     </div>
   );

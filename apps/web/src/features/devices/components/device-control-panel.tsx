@@ -5,6 +5,7 @@ import { Card } from '@/components/ui/card';
 import { CommandProgress } from '@/components/device/command-progress';
 import { ConnectionBadge } from '@/components/device/connection-badge';
 import { RelativeTime } from '@/components/device/relative-time';
+import { WaterFigures } from '@/components/device/water-figures';
 
 import { formatDateTime } from '@/lib/format';
 import { DeviceCommandButtons } from './device-command-buttons';
@@ -64,6 +65,7 @@ export function DeviceControlPanel({ device, canWrite, admin, alarms }: { device
         <div className="mt-4">
           <DeviceReading device={device} />
         </div>
+        <WaterFigures device={device} className="mt-3" />
       </div>
 
       {alarms ? <Section title="Alarmas activas">{alarms}</Section> : null}

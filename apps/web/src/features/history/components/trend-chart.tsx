@@ -1,19 +1,24 @@
 import { useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { LineChart } from 'lucide-react';
-import { levelThresholdsOf, type Device } from '@agua/shared';
+import { levelThresholdsOf, referenceVolume, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { levelConfig, offlineAfterMs } from '@/lib/device-helpers';
 import { useLiveHistory } from '@/lib/live-socket';
+import { useGeometry } from '@/features/water/api/get-geometry';
 import { useDeviceTrend, type GateChanges, type LevelTrend } from '../api/get-device-readings';
+import { useDeviceAnalytics } from '../api/get-device-analytics';
 import { useElementWidth } from '../hooks/use-element-width';
 import { buildGateSegments } from '../utils/gate-segments';
 import { buildLevelColumns } from '@/components/chart/level-series';
 import { resolveRange, type TrendRange } from '../utils/time-range';
+import { ANALYTICS_STEP_MS } from '../utils/analytics-step';
+import { buildVolumeColumns } from '../utils/volume-series';
 import { GATE_BAND_CSS, GATE_BAND_LABELS, GateTimelinePlot, type GateBand } from './gate-timeline-plot';
 import { LevelTrendPlot } from './level-trend-plot';
 import { RangePicker } from './range-picker';
+import { VolumeTrendPlot, type VolumeReference } from './volume-trend-plot';
 
 const LEVEL_HEIGHT = 220;
 const GATE_HEIGHT = 110;
@@ -39,9 +44,42 @@ function Swatch({ color, label, line = false }: { color: string; label: string; 
   );
 }
 
+function DashSwatch({ label }: { label: string }) {
+  return (
+    <span className="inline-flex items-center gap-1.5">
+      <span aria-hidden="true" className="w-4 border-t-2 border-dashed border-muted-foreground" />
+      {label}
+    </span>
+  );
+}
+
+function volumeBody(
+  query: ReturnType<typeof useDeviceAnalytics>,
+  volume: ReturnType<typeof buildVolumeColumns> | null,
+  reference: VolumeReference | null,
+  xWindow: () => [number, number],
+  height: number,
+): ReactNode {
+  if (query.isPending) return <Skeleton className="w-full" style={{ height: height + READOUT_PX }} />;
+  if (query.isError && !query.data) {
+    return (
+      <Placeholder height={height}>
+        <p role="alert">No se pudo cargar el volumen: {query.error.message}</p>
+        <Button variant="outline" onClick={() => void query.refetch()}>
+          Reintentar
+        </Button>
+      </Placeholder>
+    );
+  }
+  if (!volume || volume.count === 0) return <Placeholder height={height}>Sin volúmenes en este rango.</Placeholder>;
+  return <VolumeTrendPlot data={volume.data} reference={reference} xWindow={xWindow} height={height} />;
+}
+
 /**
  * The device's history on /devices, full width above its panel: level trend or gate periods, live
  * at the end. Opens on the last hour (what an operator checks first); longer ranges are a click away.
+ * A level sensor with a shape (docs/water.md) has its volume trend beside the level's, over the
+ * same range: side by side on a wide screen, one under the other on a narrow one.
  */
 export function TrendChart({ device }: { device: Device }) {
   const isGate = device.type === 'motorized_gate';
@@ -53,6 +91,11 @@ export function TrendChart({ device }: { device: Device }) {
   const query = useDeviceTrend({ deviceId: device.id, isGate, range, points }, isGate || width > 0);
   const liveHistory = useLiveHistory(device.id);
   const height = isGate ? GATE_HEIGHT : LEVEL_HEIGHT;
+  const geometry = useGeometry(device.id, !isGate);
+  const shape = geometry.data?.shape ?? null;
+  // While the geometry loads, the Device's live figures already tell whether it has a shape: no jump.
+  const hasVolume = !isGate && (shape !== null || (geometry.isPending && device.analytics !== null));
+  const volumeQuery = useDeviceAnalytics(device.id, range, hasVolume);
 
   const xWindow = useCallback((): [number, number] => {
     const r = resolveRange(range, Date.now());
@@ -84,6 +127,23 @@ export function TrendChart({ device }: { device: Device }) {
     if (last) xs.push(last.endMs / 1000);
     return { segments, data: [xs, xs.map(() => 0.5)] as [number[], number[]] };
   }, [isGate, range, liveHistory, gateChanges, status, lastSeen]);
+
+  const maxLevel = config?.maxLevel ?? null;
+  const reference = useMemo((): VolumeReference | null => {
+    if (!geometry.data?.shape || maxLevel === null) return null;
+    const volumeM3 = referenceVolume(geometry.data, maxLevel);
+    return volumeM3 === null ? null : { volumeM3, label: geometry.data.crestLevelM != null ? 'Vertedero' : 'Volumen útil' };
+  }, [geometry.data, maxLevel]);
+
+  // The current volume (live, from the Device's figures) ends the curve while the range reaches now.
+  const analytics = device.analytics;
+  const volume = useMemo(() => {
+    if (!hasVolume) return null;
+    const series = volumeQuery.data;
+    const stepMs = ANALYTICS_STEP_MS[series?.step ?? '1m'];
+    const live = resolveRange(range, Date.now()).live && analytics ? { tsMs: Date.parse(analytics.at), volumeM3: analytics.volumeM3 } : null;
+    return buildVolumeColumns(series?.items, stepMs, live, Math.max(2.5 * stepMs, offlineMs));
+  }, [hasVolume, volumeQuery.data, range, analytics, offlineMs]);
 
   const empty = isGate ? (gate?.segments.length ?? 0) === 0 : (level?.count ?? 0) === 0;
 
@@ -122,14 +182,27 @@ export function TrendChart({ device }: { device: Device }) {
       <div className="mb-3 flex items-center justify-between gap-2">
         <h2 id={`trend-title-${device.id}`} className="flex flex-wrap items-center gap-x-2 gap-y-0.5 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
           <LineChart aria-hidden="true" className="size-4" />
-          {isGate ? 'Historial de estados' : 'Tendencia del nivel'}
+          {isGate ? 'Historial de estados' : hasVolume ? 'Tendencia del nivel y del volumen' : 'Tendencia del nivel'}
           <span className="font-normal tracking-normal normal-case">· {device.name}</span>
         </h2>
         {query.isFetching && !query.isPending ? <Spinner className="text-muted-foreground" /> : null}
       </div>
       <RangePicker value={range} onChange={setRange} />
       <div ref={boxRef} className="mt-3 min-w-0">
-        {body}
+        {hasVolume ? (
+          <div className="grid gap-x-6 gap-y-4 @5xl:grid-cols-2">
+            <div className="min-w-0">
+              <h3 className="mb-1 text-xs font-medium text-muted-foreground">Nivel</h3>
+              {body}
+            </div>
+            <div className="min-w-0">
+              <h3 className="mb-1 text-xs font-medium text-muted-foreground">Volumen</h3>
+              {volumeBody(volumeQuery, volume, reference, xWindow, height)}
+            </div>
+          </div>
+        ) : (
+          body
+        )}
       </div>
       {plotted ? (
         <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-muted-foreground">
@@ -139,6 +212,7 @@ export function TrendChart({ device }: { device: Device }) {
             <>
               <Swatch color="var(--foreground)" label="Media" line />
               <Swatch color="color-mix(in oklch, var(--foreground) 15%, transparent)" label="Mínimo–máximo" />
+              {reference ? <DashSwatch label={`${reference.label} (volumen de referencia)`} /> : null}
             </>
           )}
         </div>

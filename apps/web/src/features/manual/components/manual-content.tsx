@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import { BellRing, Cpu, Cylinder, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
@@ -57,7 +57,7 @@ function Section({ id, icon: Icon, title, children }: { id: string; icon: typeof
   );
 }
 
-/** The administrator's manual: users, roles, alarms and connecting ESP32 devices (the real protocol). */
+/** The administrator's manual: users, roles, the water figures, alarms and connecting ESP32 devices (the real protocol). */
 export function ManualContent() {
   return (
     <div className="grid gap-6">
@@ -93,6 +93,45 @@ export function ManualContent() {
             <strong>{ROLE_DISPLAY_NAMES.viewer}</strong>: solo visualiza los datos.
           </li>
         </ul>
+      </Section>
+
+      <Section id="manual-agua" icon={Cylinder} title="Volumen, caudal y tiempo hasta el desborde">
+        <p>
+          Un sensor de nivel cuya forma está descrita (<strong>Dispositivos</strong>, botón <strong>Geometría y calibración</strong>)
+          muestra en su tarjeta del Dashboard y en su Panel de Control el agua que hay, además del nivel:
+        </p>
+        <ul>
+          <li>
+            el <strong>volumen</strong> (por ejemplo <code>123,4 m³</code>) y el <strong>llenado</strong>: el porcentaje del volumen de
+            referencia, que es el volumen hasta el vertedero o, si no hay vertedero, hasta el nivel máximo;
+          </li>
+          <li>
+            el <strong>caudal neto</strong>: <code>Entrada neta +18,2 m³/h</code> cuando el volumen sube, <code>Salida neta −12,0 m³/h</code>{' '}
+            cuando baja, o <code>Estable</code> cuando cambia menos del 1 % del volumen total por hora. Es lo que entra menos lo que sale,
+            calculado con la tendencia de las lecturas de los últimos minutos (la <em>ventana de caudal</em>, 5 minutos por defecto);
+          </li>
+          <li>
+            <strong>Desborde en ≈ 2 h 10 min</strong>: el tiempo aproximado hasta que el agua llegue al vertedero (o al nivel máximo) si
+            sigue entrando al ritmo actual. Es una previsión, no una promesa: cambia en cuanto cambia el caudal. Con menos de un minuto
+            dice <code>Desborde en &lt; 1 min</code>, y <code>Nivel de desborde alcanzado</code> cuando el agua ya está ahí. Mientras el
+            volumen baja se muestra, del mismo modo, <strong>Vacío en ≈ …</strong>.
+          </li>
+        </ul>
+        <p>La previsión no aparece, a propósito, cuando no hay base para hacerla:</p>
+        <ul>
+          <li>el caudal es <code>Estable</code> (ni sube ni baja lo bastante);</li>
+          <li>hay menos de tres lecturas en la ventana de caudal o cubren menos de la mitad de ella (por ejemplo, justo tras conectar);</li>
+          <li>
+            la última lectura es más antigua que el tiempo de desconexión del equipo, o el equipo está desconectado: el volumen se muestra
+            como <code>—</code> y no hay caudal ni previsión, porque el agua puede haber cambiado sin que lo sepamos;
+          </li>
+          <li>las lecturas marcadas como falla no cuentan; un sensor sin forma descrita no muestra ninguna de estas cifras.</li>
+        </ul>
+        <p>
+          En <strong>Dispositivos</strong>, el detalle de un sensor con forma muestra la tendencia del volumen junto a la del nivel, en el
+          mismo rango, con la línea discontinua del volumen de referencia (<em>Vertedero</em> o <em>Volumen útil</em>). Las previsiones no
+          sustituyen a las alarmas de nivel: son las alarmas las que avisan.
+        </p>
       </Section>
 
       <Section id="manual-alarmas" icon={BellRing} title="Alarmas">

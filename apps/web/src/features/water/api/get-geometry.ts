@@ -15,6 +15,6 @@ export const geometryQueryOptions = (deviceId: string) =>
     queryFn: ({ signal }) => getGeometry(deviceId, signal),
   });
 
-export function useGeometry(deviceId: string) {
-  return useQuery(geometryQueryOptions(deviceId));
+export function useGeometry(deviceId: string, enabled = true) {
+  return useQuery({ ...geometryQueryOptions(deviceId), enabled });
 }
