@@ -325,7 +325,9 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     defaultOfflineAfterS: config.deviceOfflineAfterS,
     readings: (deviceId, range) => history.service.exportRows(deviceId, range),
   });
-  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.figures.addRows(deviceId, rows) });
+  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.figures.addRows(deviceId, rows),
+    levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
+  });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({
     config,

@@ -13,6 +13,7 @@ export * from './messages/es';
 export * from './notifications/notification-messages';
 export * from './notifications/notification-policy';
 export * from './readings/status';
+export * from './readings/api-reading';
 export * from './schemas/alarm';
 export * from './schemas/common';
 export * from './schemas/device';

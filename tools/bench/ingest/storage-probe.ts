@@ -60,7 +60,7 @@ export async function openStorageProbe(opts: { synchronous: 'FULL' | 'OFF'; devi
           const d = next++ % nDevices;
           const seq = seqs[d]!++;
           lastTs[d] = Math.min(lastTs[d]! + 10, t);
-          items[i] = { deviceId: ids[d]!, tsMs: lastTs[d]!, valueNum: 2 + (seq % 100) / 100, valueText: null, status: 'normal', seq, boot, receivedMs: t, fromDevice: true };
+          items[i] = { deviceId: ids[d]!, tsMs: lastTs[d]!, valueNum: 2 + (seq % 100) / 100, valueText: null, status: 'normal', rawNum: null, seq, boot, receivedMs: t, fromDevice: true };
         }
         const s = performance.now();
         writer.write(items);

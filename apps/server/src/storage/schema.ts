@@ -55,6 +55,7 @@ export interface DevicesTable {
   reading_value_text: string | null;
   reading_status: string | null;
   reading_ts_ms: number | null;
+  reading_raw_num: number | null;
   created_at_ms: number;
   updated_at_ms: number;
 }
@@ -67,6 +68,8 @@ export interface ReadingsTable {
   value_text: string | null;
   status: string;
   received_ms: number;
+  /** What a level sensor sent, where it differs from the level stored (docs/water.md). */
+  raw_num: number | null;
 }
 
 /** Runs of consecutive seqs seen from a (device, boot): the 24 h deduplication memory. */

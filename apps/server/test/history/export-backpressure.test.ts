@@ -19,7 +19,7 @@ function countingSource(): { rows: RowSource; read: () => number } {
   let read = 0;
   const rows: RowSource = async function* () {
     for (let b = 0; b < TOTAL / 2 / 500; b++) {
-      const batch: HistoryRow[] = Array.from({ length: 500 }, (_, i) => ({ id: read + i, tsMs: 1.7e12 + (read + i) * 3000, valueNum: Math.random() * 10, valueText: null, status: 'normal' }));
+      const batch: HistoryRow[] = Array.from({ length: 500 }, (_, i) => ({ id: read + i, tsMs: 1.7e12 + (read + i) * 3000, valueNum: Math.random() * 10, valueText: null, status: 'normal', rawNum: null }));
       read += batch.length;
       yield batch;
     }
@@ -78,7 +78,7 @@ describe('export backpressure', () => {
     const rows: RowSource = async function* (deviceId) {
       if (deviceId === 'b') receivedWhenBStarted = received;
       for (let b = 0; b < 200; b++) {
-        yield Array.from({ length: 500 }, (_, i) => ({ id: i, tsMs: 1.7e12 + (b * 500 + i) * 3000, valueNum: (b * 500 + i) / 1000, valueText: null, status: 'normal' as const }));
+        yield Array.from({ length: 500 }, (_, i) => ({ id: i, tsMs: 1.7e12 + (b * 500 + i) * 3000, valueNum: (b * 500 + i) / 1000, valueText: null, status: 'normal' as const, rawNum: null }));
       }
     };
     await writeXlsx(out, plan, rows, 1_048_575);

@@ -49,8 +49,8 @@ describe('device readings: pages and trends', () => {
     expect(status).toBe(200);
     expect(body).toEqual({
       items: [
-        { ts: new Date(now - 4000).toISOString(), value: 1.25, unit: 'm', status: 'normal' },
-        { ts: new Date(now - 2000).toISOString(), value: 4.5, unit: 'm', status: 'critical' },
+        { ts: new Date(now - 4000).toISOString(), value: 1.25, unit: 'm', status: 'normal', raw: 1.25 },
+        { ts: new Date(now - 2000).toISOString(), value: 4.5, unit: 'm', status: 'critical', raw: 4.5 },
       ],
       nextCursor: null,
     });

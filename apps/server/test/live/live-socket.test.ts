@@ -118,7 +118,7 @@ describe('live socket /api/v1/live', () => {
       // docs/water.md: the demo wet well (24 m², crest 9 m) holds 210 m³ at 8.75 m.
       expect(frame.data).toEqual({
         deviceId: LEVEL_1,
-        reading: { value: 8.75, unit: 'm', status: 'critical', ts: expect.any(String) },
+        reading: { value: 8.75, unit: 'm', status: 'critical', ts: expect.any(String), raw: 8.75 },
         analytics: expect.objectContaining({ volumeM3: 210, quality: 'good', at: frame.data.reading.ts }),
       });
       expect(frame.data.analytics!.fillPct).toBeCloseTo((100 * 210) / 216, 9);

@@ -20,7 +20,7 @@ const DAY_MS = 24 * 3600 * 1000;
 const log = pino({ level: 'silent' });
 
 function reading(deviceId: string, tsMs: number, seq: number | null, boot = 'b1'): ReadingToStore {
-  return { deviceId, tsMs, valueNum: 1, valueText: null, status: 'normal', seq, boot, receivedMs: Date.now(), fromDevice: true };
+  return { deviceId, tsMs, valueNum: 1, valueText: null, status: 'normal', rawNum: null, seq, boot, receivedMs: Date.now(), fromDevice: true };
 }
 
 describe('PostgreSQL: partitions and deduplication', () => {

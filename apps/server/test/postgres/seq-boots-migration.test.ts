@@ -60,7 +60,7 @@ describe('PostgreSQL migration 002: seqs become runs', () => {
     // A resend across the upgrade is a duplicate; the seq after it is new.
     storage = await openPostgresStorage(url, { log, hold: 'shared' });
     const store = new PostgresIngestStore(storage.pool, storage.partitions, null, log, 365);
-    const reading = (seq: number) => ({ deviceId: 'd1', tsMs: now + seq, valueNum: 1, valueText: null, status: 'normal' as const, seq, boot: 'b1', receivedMs: Date.now(), fromDevice: true });
+    const reading = (seq: number) => ({ deviceId: 'd1', tsMs: now + seq, valueNum: 1, valueText: null, status: 'normal' as const, rawNum: null, seq, boot: 'b1', receivedMs: Date.now(), fromDevice: true });
     expect(await store.write([reading(2), reading(11), reading(12), reading(4)])).toEqual([false, false, true, true]);
   });
 });

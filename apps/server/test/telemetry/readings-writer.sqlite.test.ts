@@ -34,7 +34,7 @@ function newDir(): string {
 }
 
 function reading(seq: number | null, over: Partial<ReadingToStore> = {}): ReadingToStore {
-  return { deviceId: 'd1', tsMs: NOW - 1000 + (seq ?? 0), valueNum: 1.5, valueText: null, status: 'normal', seq, boot: 'b', receivedMs: NOW, fromDevice: true, ...over };
+  return { deviceId: 'd1', tsMs: NOW - 1000 + (seq ?? 0), valueNum: 1.5, valueText: null, status: 'normal', rawNum: null, seq, boot: 'b', receivedMs: NOW, fromDevice: true, ...over };
 }
 
 function count(storage: Storage): number {

@@ -38,7 +38,7 @@ async function openThread(): Promise<{ storage: SqliteStorage; writer: SqliteIng
 }
 
 function reading(deviceId: string, seq: number | null, over: Partial<ReadingToStore> = {}): ReadingToStore {
-  return { deviceId, tsMs: NOW - 100_000 + (seq ?? 0), valueNum: 1.5, valueText: null, status: 'normal', seq, boot: 'b', receivedMs: NOW, fromDevice: true, ...over };
+  return { deviceId, tsMs: NOW - 100_000 + (seq ?? 0), valueNum: 1.5, valueText: null, status: 'normal', rawNum: null, seq, boot: 'b', receivedMs: NOW, fromDevice: true, ...over };
 }
 
 const storedAlarms = (storage: SqliteStorage) => storage.sqlite.prepare('SELECT id FROM alarms ORDER BY id').pluck().all();

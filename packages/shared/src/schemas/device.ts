@@ -16,6 +16,9 @@ export const ReadingSchema = Type.Object(
     unit: Type.Union([Type.Literal('m'), Type.Null()]),
     status: ReadingStatusSchema,
     ts: IsoDateTime,
+    raw: Type.Optional(
+      Type.Number({ description: "Level readings only: what the sensor sent (a distance sensor's distance down to the water, in m); equals `value` for a level sensor without a zero offset." }),
+    ),
   },
   { title: 'Reading' },
 );

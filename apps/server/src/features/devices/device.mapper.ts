@@ -1,22 +1,8 @@
-import {
-  DEFAULT_TRAVEL_TIMEOUT_S,
-  levelThresholdsOf,
-  type Command,
-  type Device,
-  type GateState,
-  type Reading,
-  type WaterAnalytics,
-} from '@agua/shared';
+import { apiReading, DEFAULT_TRAVEL_TIMEOUT_S, levelThresholdsOf, type Command, type Device, type WaterAnalytics } from '@agua/shared';
 import { iso } from '../../lib/time';
-import type { DeviceRecord, StoredReading } from './devices.repository';
+import type { DeviceRecord } from './devices.repository';
 
 
-/** The API's Reading of a stored reading. */
-export function toReading(r: StoredReading): Reading {
-  return r.valueNum !== null
-    ? { value: r.valueNum, unit: 'm', status: r.status, ts: iso(r.tsMs) }
-    : { value: r.valueText as GateState, unit: null, status: r.status, ts: iso(r.tsMs) };
-}
 
 /** Offline timeout of a device: its own, or the server's default. */
 export function offlineAfterS(d: DeviceRecord, defaultS: number): number {
@@ -53,7 +39,7 @@ export function toDevice(
     lastSeen: iso(d.lastSeenMs),
     lastCommand: live.lastCommand,
     config,
-    reading: d.reading ? toReading(d.reading) : null,
+    reading: d.reading ? apiReading(d.reading) : null,
     analytics,
   };
 }

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { DeviceType, GateState, ReadingStatus, WaterType } from '@agua/shared';
+import type { DeviceType, GateState, StoredReadingFields, WaterType } from '@agua/shared';
 import type { Database, DevicesTable } from '../../storage/schema';
 
 /** Per-device settings kept as JSON; absent fields take the defaults. */
@@ -12,12 +12,7 @@ export interface DeviceSettings {
   travelTimeoutS?: number;
 }
 
-export interface StoredReading {
-  valueNum: number | null;
-  valueText: string | null;
-  status: ReadingStatus;
-  tsMs: number;
-}
+export type StoredReading = StoredReadingFields;
 
 export interface DeviceRecord {
   id: string;
@@ -55,8 +50,9 @@ function toRecord(row: Selectable<DevicesTable>): DeviceRecord {
         ? null
         : {
             valueNum: row.reading_value_num,
+            rawNum: row.reading_raw_num,
             valueText: row.reading_value_text,
-            status: (row.reading_status ?? 'normal') as ReadingStatus,
+            status: (row.reading_status ?? 'normal') as StoredReadingFields['status'],
             tsMs: Number(row.reading_ts_ms),
           },
     createdAtMs: Number(row.created_at_ms),
@@ -99,6 +95,7 @@ export class DevicesRepository {
         last_seen_ms: d.lastSeenMs,
         last_command_id: d.lastCommandId,
         reading_value_num: d.reading?.valueNum ?? null,
+        reading_raw_num: d.reading?.rawNum ?? null,
         reading_value_text: d.reading?.valueText ?? null,
         reading_status: d.reading?.status ?? null,
         reading_ts_ms: d.reading?.tsMs ?? null,

@@ -1,10 +1,10 @@
-import { isNewerReading, type Command, type Device, type GateState, type Reading, type WaterAnalytics } from '@agua/shared';
+import { apiReading, isNewerReading, type Command, type Device, type GateState, type Reading, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { LastSeenRow } from '../../storage/ingest/rows';
 import { SOLO, type Placement } from '../../lib/placement';
 import { hashDeviceKey } from './device-keys';
-import { offlineAfterS, toDevice, toReading } from './device.mapper';
+import { offlineAfterS, toDevice } from './device.mapper';
 import type { DeviceRecord, DevicesRepository, StoredReading } from './devices.repository';
 
 /** A device that is only heard (no status change) is re-sent to browsers at most this often. */
@@ -211,7 +211,7 @@ export class DevicesService {
     live.record.reading = reading;
     // The reading's transaction already stored the gate state it carries.
     if (reading.valueText && moveGateState(live.record, reading.valueText as GateState)) this.refresh(id, true);
-    this.bus.emit('reading.created', { deviceId: id, reading: toReading(reading) });
+    this.bus.emit('reading.created', { deviceId: id, reading: apiReading(reading) });
   }
 
   /**
@@ -321,8 +321,8 @@ export class DevicesService {
     if (!isNewerReading(live.record.reading?.tsMs, tsMs)) return;
     live.record.reading =
       typeof reading.value === 'number'
-        ? { valueNum: reading.value, valueText: null, status: reading.status, tsMs }
-        : { valueNum: null, valueText: reading.value, status: reading.status, tsMs };
+        ? { valueNum: reading.value, valueText: null, status: reading.status, tsMs, rawNum: reading.raw === undefined || reading.raw === reading.value ? null : reading.raw }
+        : { valueNum: null, valueText: reading.value, status: reading.status, tsMs, rawNum: null };
   }
 
   /** Publishes every device this instance decides for again (the other instances' replicas were lost with Redis). */

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { DeviceType, Reading, GateState } from '@agua/shared';
+import { apiReading, type DeviceType, type Reading } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { closedRange, iso, parseRange, type MsRange } from '../../lib/time';
 import type { ReadingsReader } from '../../storage/readings/readings-reader';
@@ -78,12 +78,6 @@ function decodeCursor(cursor: string): RowPosition {
   return { tsMs: Number(m[1]), id: Number(m[2]) };
 }
 
-/** The API's Reading of a stored one (level: number in m; gate: its state, no unit). */
-function toReading(r: HistoryRow): Reading {
-  return r.valueNum !== null
-    ? { value: r.valueNum, unit: 'm', status: r.status, ts: iso(r.tsMs) }
-    : { value: r.valueText as GateState, unit: null, status: r.status, ts: iso(r.tsMs) };
-}
 
 /** Reading history: pages, trends (downsampled), and what the exports stream. */
 export class HistoryService {
@@ -119,12 +113,12 @@ export class HistoryService {
       const rows = await this.repo.page(device.id, range, limit + 1, after);
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
-      return { items: items.map(toReading), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      return { items: items.map(apiReading), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
     }
     const { fromMs, toMs } = closedRange(range, DEFAULT_TREND_MS, nowMs);
     if (device.type === 'motorized_gate') {
       const { rows, truncated } = await this.gateChanges(device.id, fromMs, toMs, q.points);
-      return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.map(toReading), truncated };
+      return { mode: 'changes', from: iso(fromMs), to: iso(toMs), items: rows.map(apiReading), truncated };
     }
     // Width rounded up, so (ts - from) / width < points for every ts < to: never more than `points` buckets.
     const bucketMs = Math.max(1, Math.ceil((toMs - fromMs) / q.points));

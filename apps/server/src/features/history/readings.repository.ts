@@ -52,7 +52,7 @@ export class ReadingsRepository {
     const lower = after ? Math.max(after.tsMs, range.fromMs ?? after.tsMs) : range.fromMs;
     const rows = await this.db
       .selectFrom('readings')
-      .select(['id', 'ts_ms', 'value_num', 'value_text', 'status'])
+      .select(['id', 'ts_ms', 'value_num', 'value_text', 'status', 'raw_num'])
       .where('device_id', '=', deviceId)
       .$if(lower !== undefined, (qb) => qb.where('ts_ms', '>=', lower!))
       .$if(range.toMs !== undefined, (qb) => qb.where('ts_ms', '<', range.toMs!))
@@ -67,6 +67,7 @@ export class ReadingsRepository {
       id: Number(r.id),
       tsMs: Number(r.ts_ms),
       valueNum: r.value_num,
+      rawNum: r.raw_num,
       valueText: r.value_text,
       status: r.status as ReadingStatus,
     }));
@@ -158,9 +159,9 @@ export class ReadingsRepository {
    * the first reading always counts).
    */
   async stateChanges(deviceId: string, fromMs: number, toMs: number, before: string | null, limit: number): Promise<HistoryRow[]> {
-    const { rows } = await sql<{ id: number; ts_ms: number; value_num: number | null; value_text: string | null; status: string }>`
-      SELECT id, ts_ms, value_num, value_text, status FROM (
-        SELECT id, ts_ms, value_num, value_text, status, ROW_NUMBER() OVER w AS n, LAG(value_text) OVER w AS prev
+    const { rows } = await sql<{ id: number; ts_ms: number; value_num: number | null; value_text: string | null; status: string; raw_num: number | null }>`
+      SELECT id, ts_ms, value_num, value_text, status, raw_num FROM (
+        SELECT id, ts_ms, value_num, value_text, status, raw_num, ROW_NUMBER() OVER w AS n, LAG(value_text) OVER w AS prev
         FROM readings
         WHERE device_id = ${deviceId} AND ts_ms >= ${fromMs} AND ts_ms < ${toMs}
         WINDOW w AS (ORDER BY ts_ms, id)
@@ -173,6 +174,7 @@ export class ReadingsRepository {
       id: Number(r.id),
       tsMs: Number(r.ts_ms),
       valueNum: r.value_num,
+      rawNum: r.raw_num,
       valueText: r.value_text,
       status: r.status as ReadingStatus,
     }));

@@ -2,7 +2,7 @@ import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { AlarmChangeRow, ReadingRow } from '../../storage/ingest/rows';
 import type { DevicesService } from '../devices/devices.service';
 import type { Metrics } from '../metrics/metrics';
-import { TelemetryService, type ReadingAlarms } from './telemetry.service';
+import { TelemetryService, type LevelOf, type ReadingAlarms } from './telemetry.service';
 
 export interface TelemetryDeps {
   /** The ingest store (storage/ingest): readings commit there with the alarm changes they cause. */
@@ -13,8 +13,10 @@ export interface TelemetryDeps {
   metrics: Metrics;
   /** Told of each message's or batch's new readings once committed (the live water figures). */
   stored: (deviceId: string, rows: ReadingRow[]) => void;
+  /** A level sensor's value as the level to store (the water feature's calibration). */
+  levelOf: LevelOf;
 }
 
-export function createTelemetry({ writer, devices, alarms, metrics, stored }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
-  return new TelemetryService(writer, devices, alarms, (readings, seconds) => metrics.committed(readings, seconds), stored);
+export function createTelemetry({ writer, devices, alarms, metrics, stored, levelOf }: TelemetryDeps): TelemetryService<AlarmChangeRow> {
+  return new TelemetryService(writer, devices, alarms, (readings, seconds) => metrics.committed(readings, seconds), stored, levelOf);
 }

@@ -24,6 +24,12 @@ export interface ReadingAlarms<C> {
   stageReadings(items: ReadingRow[]): StagedAlarms<C>;
 }
 
+/**
+ * A level sensor's value as the level to store: a distance sensor's distance turned into a level,
+ * a zero offset added (the water feature's calibration, docs/water.md "Distance sensors").
+ */
+export type LevelOf = (deviceId: string, tsMs: number, sent: number) => number;
+
 /** The writer of readings, with the alarm changes to commit beside them. */
 export interface ReadingsStore<C> {
   write(items: ReadingRow[], changes: C[]): Promise<boolean[]>;
@@ -50,6 +56,7 @@ export class TelemetryService<C = unknown> {
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
     /** Told of a message's or batch's new readings once committed, late ones too (the live water figures). */
     private readonly stored: (deviceId: string, rows: ReadingRow[]) => void = () => undefined,
+    private readonly levelOf: LevelOf = (_deviceId, _tsMs, sent) => sent,
   ) {
     // One commit holds a group's readings and the alarm changes they cause: both or neither.
     this.commits = new GroupCommit(async (items) => {
@@ -80,12 +87,18 @@ export class TelemetryService<C = unknown> {
     return { accepted, duplicates: fresh.length - accepted };
   }
 
+  /** A level is stored as a level (what was sent kept beside it where it differs); its status judges the level. */
   private toStore(device: DeviceRecord, m: ValidMessage, receivedMs: number): ReadingRow {
-    const status =
-      m.valueNum !== null
-        ? levelStatus(m.valueNum, levelThresholdsOf(device.settings))
-        : gateStatus(m.valueText!);
-    return { deviceId: device.id, tsMs: m.tsMs, valueNum: m.valueNum, valueText: m.valueText, status, seq: m.seq, boot: m.boot, receivedMs, fromDevice: true };
+    const row: ReadingRow = { deviceId: device.id, tsMs: m.tsMs, valueNum: null, valueText: m.valueText, status: 'normal', rawNum: null, seq: m.seq, boot: m.boot, receivedMs, fromDevice: true };
+    if (m.valueNum === null) {
+      row.status = gateStatus(m.valueText!);
+      return row;
+    }
+    const level = this.levelOf(device.id, m.tsMs, m.valueNum);
+    row.valueNum = level;
+    if (level !== m.valueNum) row.rawNum = m.valueNum;
+    row.status = levelStatus(level, levelThresholdsOf(device.settings));
+    return row;
   }
 
   /**
@@ -96,7 +109,7 @@ export class TelemetryService<C = unknown> {
   async recordGateFault(deviceId: string, nowMs = Date.now()): Promise<void> {
     const device = this.devices.get(deviceId);
     if (!device || device.type !== 'motorized_gate') return;
-    const item: ReadingRow = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
+    const item: ReadingRow = { deviceId, tsMs: nowMs, valueNum: null, valueText: 'falla', status: gateStatus('falla'), rawNum: null, seq: null, boot: '', receivedMs: nowMs, fromDevice: false, newestInMessage: true };
     const fresh = await this.commits.submit([item]);
     this.publishNewest(deviceId, [item], fresh);
   }
@@ -108,7 +121,7 @@ export class TelemetryService<C = unknown> {
       if (fresh[i] && isNewerReading(newest?.tsMs, r.tsMs)) newest = r;
     });
     if (!newest) return;
-    this.devices.readingStored(deviceId, { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs });
+    this.devices.readingStored(deviceId, { valueNum: newest.valueNum, valueText: newest.valueText, status: newest.status, tsMs: newest.tsMs, rawNum: newest.rawNum });
   }
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_GEOMETRY, levelThresholdsOf, type Geometry, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
+import { DEFAULT_GEOMETRY, levelFromSensor, levelThresholdsOf, type Geometry, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
 import type { AuditService } from '../audit/audit.service';
 import type { DeviceRecord } from '../devices/devices.repository';
@@ -57,6 +57,22 @@ export class GeometryService {
   /** The version in force now (the live figures ask at every reading: no copy made). */
   current(deviceId: string): Geometry {
     return this.versions.get(deviceId)?.[0]?.geometry ?? DEFAULT_GEOMETRY;
+  }
+
+  /** The version valid at a time (as `timeline`), without copying the list: the ingest path asks at every reading. */
+  at(deviceId: string, tsMs: number): Geometry {
+    const newestFirst = this.versions.get(deviceId);
+    if (!newestFirst || newestFirst.length === 0) return DEFAULT_GEOMETRY;
+    for (const v of newestFirst) if (v.validFromMs <= tsMs) return v.geometry;
+    return newestFirst[newestFirst.length - 1]!.geometry;
+  }
+
+  /**
+   * What a level sensor sent, as the level to store (docs/water.md "Distance sensors"): the
+   * mounting height minus a distance, plus the zero offset, by the version valid at the reading's time.
+   */
+  levelOf(deviceId: string, tsMs: number, sent: number): number {
+    return levelFromSensor(this.at(deviceId, tsMs), sent);
   }
 
   /**

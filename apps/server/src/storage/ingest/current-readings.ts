@@ -9,12 +9,13 @@ export function newestPerDevice(items: ReadingRow[], fresh: boolean[]): CurrentR
     const prev = latest.get(r.deviceId);
     if (isNewerReading(prev?.tsMs, r.tsMs)) latest.set(r.deviceId, r);
   });
-  return [...latest.values()].map(({ deviceId, tsMs, valueNum, valueText, status, fromDevice, receivedMs }) => ({
+  return [...latest.values()].map(({ deviceId, tsMs, valueNum, valueText, status, rawNum, fromDevice, receivedMs }) => ({
     deviceId,
     tsMs,
     valueNum,
     valueText,
     status,
+    rawNum,
     heardMs: fromDevice ? receivedMs : null,
   }));
 }

@@ -16,6 +16,8 @@ export interface ReadingRow {
   valueNum: number | null;
   valueText: string | null;
   status: ReadingStatus;
+  /** What a level sensor sent, where it differs from the level `valueNum` (a distance sensor, a zero offset); else null. */
+  rawNum: number | null;
   seq: number | null;
   boot: string;
   receivedMs: number;
@@ -35,6 +37,7 @@ export interface CurrentReadingRow {
   valueNum: number | null;
   valueText: string | null;
   status: ReadingStatus;
+  rawNum: number | null;
   /** When the device was heard sending it; null for a reading the server recorded itself (a travel fault). */
   heardMs: number | null;
 }

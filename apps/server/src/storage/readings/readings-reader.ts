@@ -10,6 +10,7 @@ export interface HistoryRow {
   valueNum: number | null;
   valueText: string | null;
   status: ReadingStatus;
+  rawNum: number | null;
 }
 
 /** Where a page or a batch starts: strictly after this (ts, id), in (ts, id) order. */
@@ -40,7 +41,7 @@ export class SqliteReadingsReader implements ReadingsReader {
     // The range on (device_id, ts_ms) walks the index in (ts_ms, rowid) order, so no sort; the OR
     // only settles rows that share the last batch's ts.
     this.batch = sqlite.prepare<[string, number, number, number, number, number], HistoryRow>(
-      `SELECT id, ts_ms AS tsMs, value_num AS valueNum, value_text AS valueText, status
+      `SELECT id, ts_ms AS tsMs, value_num AS valueNum, value_text AS valueText, status, raw_num AS rawNum
        FROM readings
        WHERE device_id = ? AND ts_ms >= ? AND ts_ms < ? AND (ts_ms > ? OR id > ?)
        ORDER BY ts_ms, id
@@ -62,7 +63,7 @@ export class PgReadingsReader implements ReadingsReader {
     const lower = Math.max(range.fromMs ?? NO_LOWER, after?.tsMs ?? NO_LOWER);
     const { rows } = await this.pool.query<HistoryRow>({
       name: 'agua.readings.batch-after',
-      text: `SELECT id, ts_ms AS "tsMs", value_num AS "valueNum", value_text AS "valueText", status
+      text: `SELECT id, ts_ms AS "tsMs", value_num AS "valueNum", value_text AS "valueText", status, raw_num AS "rawNum"
              FROM readings
              WHERE device_id = $1 AND ts_ms >= $2 AND ts_ms < $3 AND (ts_ms > $4 OR id > $5)
              ORDER BY ts_ms, id

@@ -37,11 +37,11 @@ const PRUNE_CHUNK = 10_000;
 
 /** The new readings of a small group ($2) and each device's newest ($3), as the statements below take them. */
 const READINGS_AND_DEVICES = `inserted AS (
-  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms)
-  SELECT d, t, v, x, s, r FROM json_to_recordset($2) AS n(d text, t bigint, v float8, x text, s text, r bigint)
+  INSERT INTO readings (device_id, ts_ms, value_num, value_text, status, received_ms, raw_num)
+  SELECT d, t, v, x, s, r, w FROM json_to_recordset($2) AS n(d text, t bigint, v float8, x text, s text, r bigint, w float8)
 ),
 newest AS (
-  SELECT * FROM json_to_recordset($3) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, heard bigint)
+  SELECT * FROM json_to_recordset($3) AS n(device_id text, ts_ms bigint, value_num float8, value_text text, status text, raw_num float8, heard bigint)
 )`;
 
 /**
@@ -113,7 +113,7 @@ export const COPY_FROM_ROWS = 64;
  * side turns numbers into digits and back (in one comparison, storage alone, 1,000-row COPYs:
  * PostgreSQL 5.5-6.5 against 7.1-7.4 µs per row), and no character of a value needs escaping.
  */
-const COPY_READINGS = 'COPY readings (device_id, ts_ms, value_num, value_text, status, received_ms) FROM STDIN (FORMAT binary)';
+const COPY_READINGS = 'COPY readings (device_id, ts_ms, value_num, value_text, status, received_ms, raw_num) FROM STDIN (FORMAT binary)';
 
 interface SeqBootRow {
   device_id: string;
@@ -306,10 +306,10 @@ function bootKeys(items: ReadingRow[], boots: string[]): Map<string, { d: string
 }
 
 const readingsJson = (rows: ReadingRow[]): string =>
-  JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs })));
+  JSON.stringify(rows.map((r) => ({ d: r.deviceId, t: r.tsMs, v: r.valueNum, x: r.valueText, s: r.status, r: r.receivedMs, w: r.rawNum })));
 
 const newestJson = (items: ReadingRow[], fresh: boolean[]): string =>
-  JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, heard: n.heardMs })));
+  JSON.stringify(newestPerDevice(items, fresh).map((n) => ({ device_id: n.deviceId, ts_ms: n.tsMs, value_num: n.valueNum, value_text: n.valueText, status: n.status, raw_num: n.rawNum, heard: n.heardMs })));
 
 /** A boot's runs as stored: flat, and the newest reception among them. */
 function toStore(runs: SeqRuns, deviceId: string, boot: string): { d: string; b: string; r: number[]; l: number } {
@@ -344,8 +344,8 @@ function send(client: pg.ClientBase, copyRows: ReadingRow[] | null, after: strin
 
 /** PostgreSQL's binary COPY signature, flags and header extension length. */
 const COPY_HEADER = Buffer.from('PGCOPY\n\xff\r\n\0\0\0\0\0\0\0\0\0', 'latin1');
-/** Per row: the field count, six field lengths, three 8-byte numbers (the texts' bytes are added to it). */
-const FIXED_ROW_BYTES = 2 + 6 * 4 + 3 * 8;
+/** Per row: the field count, seven field lengths, four 8-byte numbers (the texts' bytes are added to it). */
+const FIXED_ROW_BYTES = 2 + 7 * 4 + 4 * 8;
 
 /** Rows in COPY's binary format: each field its length (-1 for NULL) and its bytes, numbers big-endian. */
 function binaryCopy(rows: ReadingRow[]): Buffer {
@@ -375,19 +375,22 @@ function binaryCopy(rows: ReadingRow[]): Buffer {
     view.setUint32(o + 8, n - high * 0x1_0000_0000);
     o += 12;
   };
-  for (const r of rows) {
-    view.setInt16(o, 6);
-    o += 2;
-    writeBytes(bytesOf(r.deviceId));
-    writeInt8(r.tsMs);
-    if (r.valueNum === null) {
+  const writeFloat8 = (n: number | null): void => {
+    if (n === null) {
       view.setInt32(o, -1);
       o += 4;
     } else {
       view.setInt32(o, 8);
-      view.setFloat64(o + 4, r.valueNum);
+      view.setFloat64(o + 4, n);
       o += 12;
     }
+  };
+  for (const r of rows) {
+    view.setInt16(o, 7);
+    o += 2;
+    writeBytes(bytesOf(r.deviceId));
+    writeInt8(r.tsMs);
+    writeFloat8(r.valueNum);
     if (r.valueText === null) {
       view.setInt32(o, -1);
       o += 4;
@@ -396,6 +399,7 @@ function binaryCopy(rows: ReadingRow[]): Buffer {
     }
     writeBytes(bytesOf(r.status));
     writeInt8(r.receivedMs);
+    writeFloat8(r.rawNum);
   }
   view.setInt16(o, -1);
   return buf.subarray(0, o + 2);

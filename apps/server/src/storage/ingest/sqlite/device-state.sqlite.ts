@@ -17,7 +17,7 @@ export class SqliteDeviceStateWriter {
     // The current reading only moves forward in time (shared `isNewerReading`: same time or later);
     // a late batch fills history only. lastSeen only moves forward, and NULL leaves it as it was.
     this.update = sqlite.prepare(
-      `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?,
+      `UPDATE devices SET reading_value_num = ?, reading_value_text = ?, reading_status = ?, reading_ts_ms = ?, reading_raw_num = ?,
          gate_state = COALESCE(?, gate_state), last_seen_ms = COALESCE(MAX(last_seen_ms, ?), last_seen_ms, ?)
        WHERE id = ? AND (reading_ts_ms IS NULL OR reading_ts_ms <= ?)`,
     );
@@ -39,6 +39,6 @@ export class SqliteDeviceStateWriter {
 
   /** Must run inside the readings' transaction. */
   write(r: CurrentReadingRow): void {
-    this.update.run(r.valueNum, r.valueText, r.status, r.tsMs, r.valueText, r.heardMs, r.heardMs, r.deviceId, r.tsMs);
+    this.update.run(r.valueNum, r.valueText, r.status, r.tsMs, r.rawNum, r.valueText, r.heardMs, r.heardMs, r.deviceId, r.tsMs);
   }
 }

@@ -5,9 +5,10 @@ import type { ReadingRow } from '../rows';
 import { SeqRuns, type SeqRun } from '../seq-runs';
 import { SqliteDeviceStateWriter } from './device-state.sqlite';
 
-/** Readings per multi-row INSERT: one statement step instead of 64 (6 parameters each). */
+/** Readings per multi-row INSERT: one statement step instead of 64 (7 parameters each). */
 const ROWS_PER_INSERT = 64;
-const READING_COLUMNS = '(device_id, ts_ms, value_num, value_text, status, received_ms)';
+const READING_COLUMNS = '(device_id, ts_ms, value_num, value_text, status, received_ms, raw_num)';
+const PARAMS = 7;
 
 /**
  * The ingest hot path, on SQLite (run on its own thread: sqlite-ingest-store.ts): one
@@ -28,7 +29,7 @@ export class SqliteReadingsWriter {
   private readonly writeAll: (items: ReadingRow[], alsoInTransaction: () => void) => boolean[];
 
   constructor(sqlite: BetterSqlite3.Database, nowMs = Date.now()) {
-    const oneRow = '(?, ?, ?, ?, ?, ?)';
+    const oneRow = '(?, ?, ?, ?, ?, ?, ?)';
     this.insertMany = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${Array(ROWS_PER_INSERT).fill(oneRow).join(', ')}`);
     this.insertOne = sqlite.prepare(`INSERT INTO readings ${READING_COLUMNS} VALUES ${oneRow}`);
     this.currentReadings = new SqliteDeviceStateWriter(sqlite);
@@ -83,24 +84,25 @@ export class SqliteReadingsWriter {
   }
 
   private insertReadings(rows: ReadingRow[]): void {
-    const params: unknown[] = new Array(ROWS_PER_INSERT * 6);
+    const params: unknown[] = new Array(ROWS_PER_INSERT * PARAMS);
     let i = 0;
     for (; i + ROWS_PER_INSERT <= rows.length; i += ROWS_PER_INSERT) {
       for (let k = 0; k < ROWS_PER_INSERT; k++) {
         const r = rows[i + k]!;
-        const p = k * 6;
+        const p = k * PARAMS;
         params[p] = r.deviceId;
         params[p + 1] = r.tsMs;
         params[p + 2] = r.valueNum;
         params[p + 3] = r.valueText;
         params[p + 4] = r.status;
         params[p + 5] = r.receivedMs;
+        params[p + 6] = r.rawNum;
       }
       this.insertMany.run(params);
     }
     for (; i < rows.length; i++) {
       const r = rows[i]!;
-      this.insertOne.run(r.deviceId, r.tsMs, r.valueNum, r.valueText, r.status, r.receivedMs);
+      this.insertOne.run(r.deviceId, r.tsMs, r.valueNum, r.valueText, r.status, r.receivedMs, r.rawNum);
     }
   }
 

@@ -45,7 +45,7 @@ export interface WriterThreadData {
  * costs a fraction of cloning as many objects.
  */
 export type PackedReadings = Array<string | number | boolean | null>;
-const FIELDS = 9;
+const FIELDS = 10;
 
 /** How many readings a packed array holds. */
 export const packedCount = (packed: PackedReadings): number => packed.length / FIELDS;
@@ -63,6 +63,7 @@ export function packReadings(items: ReadingRow[]): PackedReadings {
     out[i++] = r.boot;
     out[i++] = r.receivedMs;
     out[i++] = r.fromDevice;
+    out[i++] = r.rawNum;
   }
   return out;
 }
@@ -80,6 +81,7 @@ export function unpackReadings(packed: PackedReadings, out: ReadingRow[] = []): 
       boot: packed[i + 6] as string,
       receivedMs: packed[i + 7] as number,
       fromDevice: packed[i + 8] as boolean,
+      rawNum: packed[i + 9] as number | null,
     });
   }
   return out;
