@@ -1,4 +1,5 @@
 import {
+  DEFAULT_READING_INTERVAL_S,
   DEFAULT_TRAVEL_TIMEOUT_S,
   levelThresholdsOf,
   type Command,
@@ -23,6 +24,11 @@ export function offlineAfterS(d: DeviceRecord, defaultS: number): number {
   return d.settings.offlineAfterS ?? defaultS;
 }
 
+/** How often a level sensor reads: its own setting, else the default (docs/water.md "Daily totals"). */
+export function readingIntervalS(d: DeviceRecord): number {
+  return d.settings.readingIntervalS ?? DEFAULT_READING_INTERVAL_S;
+}
+
 /** The API's Device of a device record and its live state. */
 export function toDevice(
   d: DeviceRecord,
@@ -36,6 +42,7 @@ export function toDevice(
           ...levelThresholdsOf(d.settings),
           unit: 'm',
           offlineAfterS: offlineAfterS(d, defaultOfflineAfterS),
+          readingIntervalS: readingIntervalS(d),
         }
       : {
           state: d.gateState,
