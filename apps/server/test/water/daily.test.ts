@@ -207,5 +207,9 @@ describe('daily totals per local day', () => {
     expect(await dailyOk('esp32_diario_01', dateOf(yesterday), dateOf(today))).toEqual(before.diario);
     // The 23-hour day, stored when it was asked for above, still has its 276 slots.
     expect((await dailyOk(LEVEL_2, '2026-03-29', '2026-03-30'))[0]!.completenessPct).toBeCloseTo((100 * 275) / 276, 9);
+
+    // Purging a device deletes its stored days with it.
+    expect((await s.fetch('/api/v1/devices/esp32_diario_01?purge=true', { method: 'DELETE', cookie: admin })).status).toBe(204);
+    expect(Number(await sqlValue(s, 'SELECT COUNT(*) AS n FROM daily_totals WHERE device_id = ?', 'esp32_diario_01'))).toBe(0);
   });
 });

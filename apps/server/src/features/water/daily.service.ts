@@ -85,8 +85,9 @@ export class DailyTotalsService {
     days.forEach((day, i) => {
       const c = computed[i]!;
       const kept = stored.get(day.date);
-      if (kept && c.points < kept.points) {
-        // Readings of this day were pruned since it was stored: the row tells it (events are never pruned).
+      if (kept && c.points < kept.points && (c.points === 0 || (kept.fromMs === day.fromMs && kept.toMs === day.toMs))) {
+        // Readings of this day were pruned since it was stored: the row tells it (events are never
+        // pruned). Stored under other bounds (TZ changed) it yields to readings that still exist.
         answer.push({ ...kept.totals, overflowEvents: events[i]! });
         return;
       }
