@@ -29,6 +29,7 @@ import { createMqtt, type MqttModule } from './features/mqtt/mqtt.module';
 import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import { createNotifications, NOTIFICATION_POLL_MS, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
+import { DAILY_TOTALS_EVERY_MS, DAILY_TOTALS_FIRST_AFTER_MS } from './features/water/daily.service';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
@@ -201,7 +202,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(historyRoutes, { history: modules.history.service });
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
   await app.register(notificationsRoutes, { notifications: notifications.service });
-  await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics });
+  await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });
   await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
@@ -267,6 +268,8 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
         onStart: () => retention.start(),
         interrupt: () => retention.interrupt(),
       })
+      // Stored daily totals follow their readings (yesterday and today); retention never prunes them.
+      .every('daily totals', DAILY_TOTALS_EVERY_MS, () => m.water.daily.recomputeRecent(), { ...leaderOnly, firstAfterMs: DAILY_TOTALS_FIRST_AFTER_MS })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })

@@ -20,6 +20,7 @@ describe('background jobs', () => {
       'expired sessions',
       'expired seqs',
       'readings retention',
+      'daily totals',
       'free disk space',
       'audit summaries',
     ]);

@@ -29,4 +29,6 @@ export const MAX_LEVEL_LIMIT_M = 1000;
 export const THRESHOLD_PCT_EXCLUSIVE_MIN = 0;
 export const THRESHOLD_PCT_EXCLUSIVE_MAX = 100;
 export const OFFLINE_AFTER_MAX_S = 86_400;
+/** A level sensor's `readingIntervalS` (how often it reads; docs/water.md "Daily totals"): 1 s to a day. */
+export const READING_INTERVAL_MAX_S = 86_400;
 export const TRAVEL_TIMEOUT_MAX_S = 3600;

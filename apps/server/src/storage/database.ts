@@ -10,6 +10,7 @@ import * as m005 from './migrations/005-alarms';
 import * as m006 from './migrations/006-notifications';
 import * as m007 from './migrations/007-broker-credentials';
 import * as m008 from './migrations/008-device-geometries';
+import * as m009 from './migrations/009-daily-totals';
 import * as m010 from './migrations/010-reading-raw';
 import type { Database } from './schema';
 
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006-notifications': m006,
   '007-broker-credentials': m007,
   '008-device-geometries': m008,
+  '009-daily-totals': m009,
   '010-reading-raw': m010,
 };
 

@@ -45,7 +45,7 @@ export interface DevicesTable {
   enabled: number;
   retired_at_ms: number | null;
   key_hash: string | null;
-  /** JSON: maxLevel, warningPct, criticalPct, offlineAfterS, travelTimeoutS. */
+  /** JSON: maxLevel, warningPct, criticalPct, offlineAfterS, travelTimeoutS, readingIntervalS. */
   config_json: string;
   gate_state: string | null;
   last_seen_ms: number | null;
@@ -125,6 +125,28 @@ export interface DeviceGeometriesTable {
   by_json: string | null;
   /** The geometry's fields as JSON. */
   body: string;
+}
+
+/** One local day of a level sensor (docs/water.md "Daily totals"); kept past RETENTION_DAYS. */
+export interface DailyTotalsTable {
+  device_id: string;
+  /** YYYY-MM-DD, local (TZ). */
+  date: string;
+  from_ms: number;
+  to_ms: number;
+  min_level_m: number | null;
+  max_level_m: number | null;
+  mean_level_m: number | null;
+  volume_start_m3: number | null;
+  volume_end_m3: number | null;
+  inflow_m3: number | null;
+  outflow_m3: number | null;
+  seconds_above_crest: number | null;
+  overflow_events: number;
+  completeness_pct: number;
+  /** How many readings the day's series held when computed: fewer now means some were pruned. */
+  points: number;
+  computed_at_ms: number;
 }
 
 export interface AlarmRulesTable {
@@ -254,4 +276,5 @@ export interface Database {
   notification_outbox: NotificationOutboxTable;
   broker_credentials: BrokerCredentialsTable;
   device_geometries: DeviceGeometriesTable;
+  daily_totals: DailyTotalsTable;
 }

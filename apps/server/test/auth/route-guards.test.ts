@@ -42,6 +42,7 @@ const ROUTES: Record<string, Required> = {
   'GET /api/v1/devices/{}/alarm-rules': 'read',
   'GET /api/v1/devices/{}/geometry': 'read',
   'GET /api/v1/devices/{}/analytics': 'read',
+  'GET /api/v1/devices/{}/daily': 'read',
   // 'Mis notificaciones': every role
   'GET /api/v1/notifications/me': 'read',
   'PUT /api/v1/notifications/me': 'read',

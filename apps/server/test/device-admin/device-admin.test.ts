@@ -298,7 +298,7 @@ describe('device administration', () => {
       expect(s.modules.devices.service.get('compuerta_eco')?.gateState).toBe('abierta');
 
       // Neither echoed field is stored as a setting.
-      expect(await storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60 });
+      expect(await storedSettings('nivel_eco')).toEqual({ maxLevel: 7, warningPct: 60, criticalPct: 85, offlineAfterS: 60, readingIntervalS: 3 });
       expect(await storedSettings('compuerta_eco')).toEqual({ travelTimeoutS: 90, offlineAfterS: 60 });
     });
 

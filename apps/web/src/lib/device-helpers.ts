@@ -1,6 +1,6 @@
 /** Small, pure readings of a Device that several screens need. */
 import type { Device, GateConfig, GateState, LevelSensorConfig } from '@agua/shared';
-import { DEFAULT_OFFLINE_AFTER_S, GATE_STATES, levelThresholdsOf } from '@agua/shared';
+import { DEFAULT_OFFLINE_AFTER_S, DEFAULT_READING_INTERVAL_S, GATE_STATES, levelThresholdsOf } from '@agua/shared';
 
 export function levelConfig(device: Device): LevelSensorConfig | null {
   if (device.type !== 'level_sensor') return null;
@@ -10,6 +10,7 @@ export function levelConfig(device: Device): LevelSensorConfig | null {
     ...levelThresholdsOf(c),
     unit: 'm',
     offlineAfterS: c.offlineAfterS ?? DEFAULT_OFFLINE_AFTER_S,
+    readingIntervalS: c.readingIntervalS ?? DEFAULT_READING_INTERVAL_S,
   };
 }
 

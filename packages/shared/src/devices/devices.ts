@@ -12,6 +12,8 @@ export type WaterType = (typeof WATER_TYPES)[number];
 export const DEFAULT_TRAVEL_TIMEOUT_S = 120;
 /** Seconds of silence after which a device shows offline, unless it has its own (DEVICE_OFFLINE_AFTER_S). */
 export const DEFAULT_OFFLINE_AFTER_S = 15;
+/** How often a level sensor reads unless told otherwise: the completeness of its days counts on it (docs/water.md). */
+export const DEFAULT_READING_INTERVAL_S = 3;
 /** The full scale of a level sensor stored without one (a record from before maxLevel was required). */
 export const DEFAULT_MAX_LEVEL_M = 10;
 

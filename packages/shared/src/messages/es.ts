@@ -70,6 +70,7 @@ export const ERROR_MESSAGES = {
   // Water
   GEOMETRY_INVALID: 'Geometría o calibración no válida.',
   TOO_MANY_BUCKETS: 'El rango pide más de 10.000 intervalos: elija un paso mayor o un rango más corto.',
+  TOO_MANY_DAYS: 'El rango pide más de 366 días: elija un rango más corto.',
   GEOMETRY_CONFLICT: 'Otra persona guardó la geometría al mismo tiempo; vuelva a intentarlo.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',

@@ -49,6 +49,8 @@ export const LevelSensorConfigSchema = Type.Object({
   warningPct: Type.Number({ minimum: 0, maximum: 100 }),
   criticalPct: Type.Number({ minimum: 0, maximum: 100 }),
   offlineAfterS: Type.Integer({ minimum: 1 }),
+  /** How often the sensor reads (s): the slots of a day's completeness are max(60 s, this). */
+  readingIntervalS: Type.Integer({ minimum: 1 }),
 });
 export const GateConfigSchema = Type.Object({
   state: Type.Union([GateStateSchema, Type.Null()]),

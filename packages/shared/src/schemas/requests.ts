@@ -7,6 +7,7 @@ import {
   EMAIL_PATTERN,
   MAX_LEVEL_LIMIT_M,
   OFFLINE_AFTER_MAX_S,
+  READING_INTERVAL_MAX_S,
   PASSWORD_MAX_LENGTH,
   PERSON_NAME_MAX_LENGTH,
   THRESHOLD_PCT_EXCLUSIVE_MAX,
@@ -62,6 +63,7 @@ export const DeviceConfigInputSchema = Type.Object(
     warningPct: Type.Optional(Type.Number({ exclusiveMinimum: THRESHOLD_PCT_EXCLUSIVE_MIN, exclusiveMaximum: THRESHOLD_PCT_EXCLUSIVE_MAX })),
     criticalPct: Type.Optional(Type.Number({ exclusiveMinimum: THRESHOLD_PCT_EXCLUSIVE_MIN, exclusiveMaximum: THRESHOLD_PCT_EXCLUSIVE_MAX })),
     offlineAfterS: Type.Optional(Type.Integer({ minimum: 1, maximum: OFFLINE_AFTER_MAX_S })),
+    readingIntervalS: Type.Optional(Type.Integer({ minimum: 1, maximum: READING_INTERVAL_MAX_S, description: 'Level sensors: how often it reads (s), default 3; the slots of a day\'s completeness are max(60 s, this).' })),
     travelTimeoutS: Type.Optional(Type.Integer({ minimum: 1, maximum: TRAVEL_TIMEOUT_MAX_S })),
     state: Type.Optional(
       Type.Union([GateStateSchema, Type.Null()], {

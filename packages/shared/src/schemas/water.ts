@@ -90,3 +90,24 @@ export const WaterAnalyticsSchema = Type.Object(
   },
   { title: 'WaterAnalytics' },
 );
+
+/** A local calendar date, `YYYY-MM-DD` (the server's `TZ`). */
+export const LocalDateSchema = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD, a local date (TZ)' });
+
+/** One local day of a level sensor (docs/water.md "Daily totals"). */
+export const DailyTotalsSchema = Type.Object(
+  {
+    date: LocalDateSchema,
+    minLevelM: Figure,
+    maxLevelM: Figure,
+    meanLevelM: Figure,
+    volumeStartM3: Figure,
+    volumeEndM3: Figure,
+    inflowM3: Figure,
+    outflowM3: Figure,
+    secondsAboveCrest: Figure,
+    overflowEvents: Type.Integer({ minimum: 0 }),
+    completenessPct: Type.Number({ minimum: 0, maximum: 100 }),
+  },
+  { title: 'DailyTotals' },
+);

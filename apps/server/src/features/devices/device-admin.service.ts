@@ -13,6 +13,7 @@ export interface DeviceConfigInput {
   criticalPct?: number | undefined;
   offlineAfterS?: number | undefined;
   travelTimeoutS?: number | undefined;
+  readingIntervalS?: number | undefined;
   /** Echoed from a GET; always metres, nothing to store. */
   unit?: 'm' | undefined;
   /** Echoed from a GET and ignored: a gate's state only ever comes from the device. */
@@ -20,7 +21,7 @@ export interface DeviceConfigInput {
 }
 
 /** The parts of a config that are settings; anything else in it (unit, state) is never stored. */
-const SETTING_KEYS = ['maxLevel', 'warningPct', 'criticalPct', 'offlineAfterS', 'travelTimeoutS'] as const satisfies readonly (keyof DeviceSettings)[];
+const SETTING_KEYS = ['maxLevel', 'warningPct', 'criticalPct', 'offlineAfterS', 'travelTimeoutS', 'readingIntervalS'] as const satisfies readonly (keyof DeviceSettings)[];
 
 export interface CreateDeviceInput {
   id: string;
@@ -192,6 +193,7 @@ function settingsFor(type: DeviceType, current: DeviceSettings, input: DeviceCon
     delete next.maxLevel;
     delete next.warningPct;
     delete next.criticalPct;
+    delete next.readingIntervalS;
   }
   return next;
 }

@@ -1,4 +1,4 @@
-import { apiReading, DEFAULT_TRAVEL_TIMEOUT_S, levelThresholdsOf, type Command, type Device, type WaterAnalytics } from '@agua/shared';
+import { apiReading, DEFAULT_READING_INTERVAL_S, DEFAULT_TRAVEL_TIMEOUT_S, levelThresholdsOf, type Command, type Device, type WaterAnalytics } from '@agua/shared';
 import { iso } from '../../lib/time';
 import type { DeviceRecord } from './devices.repository';
 
@@ -7,6 +7,11 @@ import type { DeviceRecord } from './devices.repository';
 /** Offline timeout of a device: its own, or the server's default. */
 export function offlineAfterS(d: DeviceRecord, defaultS: number): number {
   return d.settings.offlineAfterS ?? defaultS;
+}
+
+/** How often a level sensor reads: its own setting, else the default (docs/water.md "Daily totals"). */
+export function readingIntervalS(d: DeviceRecord): number {
+  return d.settings.readingIntervalS ?? DEFAULT_READING_INTERVAL_S;
 }
 
 /** The API's Device of a device record and its live state. */
@@ -22,6 +27,7 @@ export function toDevice(
           ...levelThresholdsOf(d.settings),
           unit: 'm',
           offlineAfterS: offlineAfterS(d, defaultOfflineAfterS),
+          readingIntervalS: readingIntervalS(d),
         }
       : {
           state: d.gateState,

@@ -10,6 +10,8 @@ export interface DeviceSettings {
   /** Own offline timeout for a device that sleeps between readings; else DEVICE_OFFLINE_AFTER_S. */
   offlineAfterS?: number;
   travelTimeoutS?: number;
+  /** Level sensors: how often it reads (s); the completeness of its days counts on it. */
+  readingIntervalS?: number;
 }
 
 export type StoredReading = StoredReadingFields;

@@ -1,5 +1,6 @@
 import { MAX_ANALYTICS_BUCKETS } from '@agua/shared';
 import { badRequest } from '../../lib/errors';
+import { localMidnight, nextLocalMidnight } from './local-days';
 
 export const ANALYTICS_STEPS = ['1m', '1h', '1d'] as const;
 export type AnalyticsStep = (typeof ANALYTICS_STEPS)[number];
@@ -30,17 +31,4 @@ function dayEdges(fromMs: number, toMs: number): number[] {
   while (edges[edges.length - 1]! < toMs) edges.push(nextLocalMidnight(edges[edges.length - 1]!));
   if (edges.length - 1 > MAX_ANALYTICS_BUCKETS) throw badRequest('TOO_MANY_BUCKETS', { max: MAX_ANALYTICS_BUCKETS });
   return edges;
-}
-
-function localMidnight(tsMs: number): number {
-  const d = new Date(tsMs);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
-}
-
-function nextLocalMidnight(midnightMs: number): number {
-  const d = new Date(midnightMs);
-  d.setDate(d.getDate() + 1);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
 }

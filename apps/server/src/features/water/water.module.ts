@@ -6,6 +6,8 @@ import type { AuditService } from '../audit/audit.service';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import { WaterAnalyticsService, type ReadingBatches } from './analytics.service';
+import { DailyTotalsRepository } from './daily-totals.repository';
+import { DailyTotalsService, NO_OVERFLOW_EVENTS, type OverflowEventCounts } from './daily.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 import { LiveWaterFigures } from './live-figures';
@@ -23,12 +25,16 @@ export interface WaterDeps {
   defaultOfflineAfterS: number;
   /** Stored readings in batches (the history feature's), for the figures per period. */
   readings: ReadingBatches;
+  /** Overflow events started per day (the events feature's); none until it exists. */
+  overflowEvents?: OverflowEventCounts;
 }
 
 export interface WaterModule {
   geometry: GeometryService;
   analytics: WaterAnalyticsService;
   figures: LiveWaterFigures;
+  /** Daily totals: the route's, and the job list's recomputation. */
+  daily: DailyTotalsService;
   repo: GeometryRepository;
 }
 
@@ -37,7 +43,7 @@ const PRELOAD_MS = 3_600_000;
 
 /**
  * Water figures of level sensors (docs/water.md): their geometry and calibration, versioned; the
- * live figures every Device carries; the figures per period.
+ * live figures every Device carries; the figures per period and per local day (stored).
  */
 export async function createWater(d: WaterDeps): Promise<WaterModule> {
   const repo = new GeometryRepository(d.db);
@@ -55,7 +61,15 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
   d.bus.on('device.geometry_changed', ({ deviceId }) => void geometry.reload(deviceId));
   d.bus.on('device.removed', ({ id }) => figures.forget(id));
   d.devices.useWaterFigures((deviceId) => figures.analyticsOf(deviceId));
-  return { repo, geometry, figures, analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf) };
+  const daily = new DailyTotalsService({
+    geometry,
+    readings: d.readings,
+    repo: new DailyTotalsRepository(d.db),
+    deviceOf,
+    devices: () => d.devices.listRecords(),
+    overflowEvents: d.overflowEvents ?? NO_OVERFLOW_EVENTS,
+  });
+  return { repo, geometry, figures, daily, analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf) };
 }
 
 /** The last hour of every level sensor's readings, so that flows and forecasts hold from the start. */

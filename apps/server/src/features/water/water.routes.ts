@@ -1,16 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { DeviceGeometrySchema, GeometryBodySchema, IsoDateTime, MAX_ANALYTICS_BUCKETS } from '@agua/shared';
+import { DailyTotalsSchema, DeviceGeometrySchema, GeometryBodySchema, IsoDateTime, LocalDateSchema, MAX_ANALYTICS_BUCKETS, MAX_DAILY_DAYS } from '@agua/shared';
 import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { closedRange, iso, parseRange } from '../../lib/time';
 import type { WaterAnalyticsService } from './analytics.service';
 import { ANALYTICS_STEPS } from './bucket-edges';
+import type { DailyTotalsService } from './daily.service';
 import type { GeometryService } from './geometry.service';
 
 export interface WaterRoutesOptions {
   geometry: GeometryService;
   analytics: WaterAnalyticsService;
+  daily: DailyTotalsService;
 }
 
 /** The default range of /analytics: the last 24 hours. */
@@ -25,6 +27,8 @@ const AnalyticsSeriesSchema = Type.Object(
   },
   { title: 'AnalyticsSeries' },
 );
+
+const DailySeriesSchema = Type.Object({ from: LocalDateSchema, to: LocalDateSchema, items: Type.Array(DailyTotalsSchema) }, { title: 'DailySeries' });
 
 const DeviceParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 
@@ -65,6 +69,23 @@ export default async function waterRoutes(app: FastifyInstance, opts: WaterRoute
       const series = await opts.analytics.series(req.params.id, range, req.query.step ?? '1h');
       return { from: iso(series.fromMs), to: iso(series.toMs), step: series.step, items: series.items.map(({ tsMs, ...figures }) => ({ ts: iso(tsMs), ...figures })) };
     },
+  });
+
+  r.get('/api/v1/devices/:id/daily', {
+    compress: LIST_COMPRESSION,
+    config: { access: 'read' },
+    schema: {
+      tags,
+      summary: `Daily totals per local day (TZ, 23- to 25-hour days), oldest first: from inclusive, to exclusive (YYYY-MM-DD); at most ${MAX_DAILY_DAYS} days (400 TOO_MANY_DAYS); a date not on the calendar 400 VALIDATION_FAILED, from not before to 400 RANGE_INVALID`,
+      security: SESSION_SECURITY,
+      params: DeviceParams,
+      querystring: Type.Object({
+        from: Type.String({ ...LocalDateSchema, description: 'the first day, YYYY-MM-DD (local), inclusive' }),
+        to: Type.String({ ...LocalDateSchema, description: 'the day after the last one, YYYY-MM-DD (local), exclusive' }),
+      }),
+      response: { 200: DailySeriesSchema, ...errors(400, 401, 403, 404) },
+    },
+    handler: async (req) => ({ from: req.query.from, to: req.query.to, items: await opts.daily.days(req.params.id, req.query.from, req.query.to) }),
   });
 
   r.put('/api/v1/devices/:id/geometry', {

@@ -6,6 +6,7 @@ import type { Database } from '../schema';
 import * as p001 from './migrations/001-baseline';
 import * as p002 from './migrations/002-seq-boots';
 import * as p003 from './migrations/003-device-geometries';
+import * as p004 from './migrations/004-daily-totals';
 import * as p005 from './migrations/005-reading-raw';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001-baseline': p001,
   '002-seq-boots': p002,
   '003-device-geometries': p003,
+  '004-daily-totals': p004,
   '005-reading-raw': p005,
 };
 
