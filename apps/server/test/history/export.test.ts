@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/lib/csv';
 import { startServer, type TestServer } from '../helpers/server';
 import {
+import { useTimeZone } from '../helpers/time-zone';
   createLevelSensor,
   ensureOpenpyxl,
   insertReadings,
@@ -16,9 +17,9 @@ import {
 } from './history-helpers';
 
 // Exports write dates in the server's time zone: a zone with an offset and summer time shows
-// that dates are local wall-clock times (this test file runs in its own process).
+// that dates are local wall-clock times.
 const ZONE = 'Europe/Madrid';
-process.env.TZ = ZONE;
+useTimeZone(ZONE);
 
 const WINTER = Date.parse('2026-01-15T10:00:00.000Z'); // 11:00 in Madrid (+01:00)
 const SUMMER = Date.parse('2026-07-15T10:00:00.000Z'); // 12:00 in Madrid (+02:00)

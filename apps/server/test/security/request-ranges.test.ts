@@ -11,9 +11,10 @@ import { GATE_1, LEVEL_1 } from '../helpers/protocol';
 import { startServer, type TestServer } from '../helpers/server';
 import { sqlRun } from '../helpers/sql';
 import { ensureOpenpyxl, insertReadings, parseCsv, readWorkbook } from '../history/history-helpers';
+import { useTimeZone } from '../helpers/time-zone';
 
 // Dates before 1900 in Madrid have a local mean time offset (-00:14:44): exports must cope.
-process.env.TZ = 'Europe/Madrid';
+useTimeZone('Europe/Madrid');
 
 const TEN_MIN = 600_000;
 const ISO_Z_4 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

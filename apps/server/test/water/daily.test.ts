@@ -1,14 +1,15 @@
 // docs/water.md "Daily totals": GET /devices/{id}/daily — one item per local day (TZ, 23- and
 // 25-hour days), from the readings where they exist and from the stored totals once retention
 // has pruned them; a level sensor's config.readingIntervalS sets the completeness' slots.
-process.env.TZ = 'Europe/Madrid';
-
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDevice, expectApiError, jsonOf } from '../helpers/api';
 import { GATE_1, LEVEL_1, LEVEL_2, levelMsg, postTelemetry } from '../helpers/protocol';
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { sqlAll, sqlValue } from '../helpers/sql';
+import { useTimeZone } from '../helpers/time-zone';
+
+useTimeZone('Europe/Madrid');
 
 interface Day {
   date: string;
