@@ -22,6 +22,7 @@ import deviceRoutes from './features/gateway/device.routes';
 import { createGateway } from './features/gateway/gateway.module';
 import { createHistory, RETENTION_EVERY_MS, RETENTION_FIRST_AFTER_MS, type HistoryModule } from './features/history/history.module';
 import historyRoutes from './features/history/history.routes';
+import { exportWaterColumns } from './features/water/export-columns';
 import liveRoutes from './features/live/live.routes';
 import { Metrics } from './features/metrics/metrics';
 import metricsRoutes, { MetricsServer } from './features/metrics/metrics.routes';
@@ -199,7 +200,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(usersRoutes, { users: auth.users, service: auth.usersService });
   await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });
-  await app.register(historyRoutes, { history: modules.history.service });
+  await app.register(historyRoutes, { history: modules.history.service, waterColumns: exportWaterColumns(modules.water.geometry) });
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
   await app.register(notificationsRoutes, { notifications: notifications.service });
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });

@@ -4,6 +4,7 @@ import { writeCsv } from '../../src/features/history/export-csv';
 import { writeXlsx, type RowSource } from '../../src/features/history/export-xlsx';
 import type { ExportPlan } from '../../src/features/history/history.service';
 import type { HistoryRow } from '../../src/features/history/readings.repository';
+import { NO_WATER_COLUMNS } from '../../src/features/history/export-water-columns';
 
 const TOTAL = 400_000;
 const plan: ExportPlan = {
@@ -47,8 +48,8 @@ const quietWindow = () => sleep(500);
 // ignore backpressure, so the xlsx writer watches their buffers itself (ExcelJS internals).
 describe('export backpressure', () => {
   for (const [format, write] of [
-    ['xlsx', (out: PassThrough, rows: RowSource) => writeXlsx(out, plan, rows, 1_048_575)],
-    ['csv', (out: PassThrough, rows: RowSource) => writeCsv(out, plan, rows)],
+    ['xlsx', (out: PassThrough, rows: RowSource) => writeXlsx(out, plan, rows, 1_048_575, NO_WATER_COLUMNS)],
+    ['csv', (out: PassThrough, rows: RowSource) => writeCsv(out, plan, rows, NO_WATER_COLUMNS)],
   ] as const) {
     it(`${format}: reads only a bounded number of rows ahead of a stalled client, then stops when it goes away`, async () => {
       const out = new PassThrough({ highWaterMark: 256 * 1024 });
@@ -81,7 +82,7 @@ describe('export backpressure', () => {
         yield Array.from({ length: 500 }, (_, i) => ({ id: i, tsMs: 1.7e12 + (b * 500 + i) * 3000, valueNum: (b * 500 + i) / 1000, valueText: null, status: 'normal' as const, rawNum: null }));
       }
     };
-    await writeXlsx(out, plan, rows, 1_048_575);
+    await writeXlsx(out, plan, rows, 1_048_575, NO_WATER_COLUMNS);
     await ended;
     // Half the rows are A's: about half the file is out when B starts (without the throttle: < 20 %).
     expect(receivedWhenBStarted).toBeGreaterThan(received * 0.4);

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvField } from '../../src/lib/csv';
 import { startServer, type TestServer } from '../helpers/server';
-import {
 import { useTimeZone } from '../helpers/time-zone';
+import {
   createLevelSensor,
   ensureOpenpyxl,
   insertReadings,
@@ -111,7 +111,8 @@ describe('Excel and CSV export', () => {
   it('writes the header, then the rows oldest first with dates as local date cells, numbers and Spanish states', async () => {
     const [level, gates] = await workbook();
     const header = level!.rows[0]!.map((c) => (c.t === 'string' ? c.v : null));
-    expect(header).toEqual(['Fecha y Hora', 'Valor', 'Unidad', 'Estado']);
+    // The seed's four columns, then the water ones: the demo wet well has a geometry (24 m²).
+    expect(header).toEqual(['Fecha y Hora', 'Valor', 'Unidad', 'Estado', 'Volumen (m³)', 'Lectura bruta (m)']);
     expect(level!.rows).toHaveLength(1 + nivel01.length);
     const data = level!.rows.slice(1);
     data.forEach((row, i) => {
@@ -123,12 +124,16 @@ describe('Excel and CSV export', () => {
       }
       expect(row[1]).toEqual({ t: 'number', v: nivel01[i]!.valueNum });
       expect(row[2]).toEqual({ t: 'string', v: 'm' });
+      // A fault reading counts in no figure: no volume; what was sent is still there.
+      expect(row[4] ?? { t: 'null' }).toEqual(nivel01[i]!.status === 'fault' ? { t: 'null' } : { t: 'number', v: 24 * nivel01[i]!.valueNum! });
+      expect(row[5]).toEqual({ t: 'number', v: nivel01[i]!.valueNum });
     });
     // Winter and summer time: 11:00 (+01:00) and 12:00 (+02:00) local.
     expect(data[0]![0]).toMatchObject({ v: '2026-01-15T11:00:00.000' });
     expect(data[2]![0]).toMatchObject({ v: '2026-07-15T12:00:00.000' });
     expect(data.map((r) => (r[3]!.t === 'string' ? r[3]!.v : null))).toEqual(['Normal', 'Advertencia', 'Crítico', 'Falla']);
 
+    expect(gates!.rows[0]!.map((c) => (c.t === 'string' ? c.v : null))).toEqual(['Fecha y Hora', 'Valor', 'Unidad', 'Estado']);
     expect(gates!.rows.slice(1).map((r) => [r[0]!.t, r[1], r[2] ?? { t: 'null' }, r[3]])).toEqual([
       ['date', { t: 'string', v: 'abierta' }, { t: 'null' }, { t: 'string', v: 'Normal' }],
       ['date', { t: 'string', v: 'falla' }, { t: 'null' }, { t: 'string', v: 'Falla' }],
@@ -207,14 +212,17 @@ describe('Excel and CSV export', () => {
     const text = bytes.subarray(3).toString('utf8');
     expect(text.endsWith('\r\n')).toBe(true);
     expect(parseCsv(text)).toEqual([
-      ['Dispositivo', 'Fecha y Hora', 'Valor', 'Unidad', 'Estado'],
-      ['esp32_nivel_01', '2026-01-15T11:00:00.000+01:00', '2.5', 'm', 'Normal'],
-      ['esp32_nivel_01', '2026-01-15T11:00:03.000+01:00', '7.25', 'm', 'Advertencia'],
-      ['esp32_nivel_01', '2026-07-15T12:00:00.000+02:00', '9', 'm', 'Crítico'],
-      ['esp32_nivel_01', '2026-07-15T12:00:03.000+02:00', '12.5', 'm', 'Falla'],
-      ['esp32_compuerta_01', '2026-01-15T11:01:00.000+01:00', 'abierta', '', 'Normal'],
-      ['esp32_compuerta_01', '2026-01-15T11:02:00.000+01:00', 'falla', '', 'Falla'],
+      ['Dispositivo', 'Fecha y Hora', 'Valor', 'Unidad', 'Estado', 'Volumen (m³)', 'Lectura bruta (m)'],
+      ['esp32_nivel_01', '2026-01-15T11:00:00.000+01:00', '2.5', 'm', 'Normal', '60', '2.5'],
+      ['esp32_nivel_01', '2026-01-15T11:00:03.000+01:00', '7.25', 'm', 'Advertencia', '174', '7.25'],
+      ['esp32_nivel_01', '2026-07-15T12:00:00.000+02:00', '9', 'm', 'Crítico', '216', '9'],
+      ['esp32_nivel_01', '2026-07-15T12:00:03.000+02:00', '12.5', 'm', 'Falla', '', '12.5'],
+      ['esp32_compuerta_01', '2026-01-15T11:01:00.000+01:00', 'abierta', '', 'Normal', '', ''],
+      ['esp32_compuerta_01', '2026-01-15T11:02:00.000+01:00', 'falla', '', 'Falla', '', ''],
     ]);
+    // Without a level sensor with a geometry among the devices, the seed's columns alone.
+    const gateOnly = await s.fetch('/api/v1/export.csv?deviceIds=esp32_compuerta_01', { cookie: viewer });
+    expect(parseCsv(Buffer.from(await gateOnly.arrayBuffer()).subarray(3).toString('utf8'))[0]).toEqual(['Dispositivo', 'Fecha y Hora', 'Valor', 'Unidad', 'Estado']);
     // Every date names its offset and means the stored instant.
     expect(Date.parse('2026-07-15T12:00:00.000+02:00')).toBe(SUMMER);
   });

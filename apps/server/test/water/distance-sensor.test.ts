@@ -91,4 +91,13 @@ describe('distance sensors', () => {
       [6 - 0.75 + 0.1, 0.75],
     ]);
   });
+
+  it('the CSV export carries the volume and what was sent after the seed columns', async () => {
+    const res = await s.fetch(`/api/v1/export.csv?deviceIds=${DEVICE}`, { cookie: admin });
+    expect(res.status).toBe(200);
+    const lines = Buffer.from(await res.arrayBuffer()).subarray(3).toString('utf8').trim().split('\r\n');
+    expect(lines[0]).toBe('Dispositivo,Fecha y Hora,Valor,Unidad,Estado,Volumen (m³),Lectura bruta (m)');
+    const level = 5 - 1.5 + 0.1;
+    expect(lines.find((l) => l.endsWith(',1.5'))!.split(',').slice(2)).toEqual([String(level), 'm', 'Crítico', String(10 * level), '1.5']);
+  });
 });

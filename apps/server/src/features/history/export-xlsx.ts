@@ -2,6 +2,7 @@ import type { PassThrough } from 'node:stream';
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import ExcelJS from 'exceljs';
 import { READING_STATUS_LABELS, type ReadingStatus } from '@agua/shared';
+import { WATER_HEADERS, type WaterColumnsOf } from './export-water-columns';
 import type { ExportPlan } from './history.service';
 import { LocalClock } from './local-time';
 import type { HistoryRow } from './readings.repository';
@@ -60,16 +61,17 @@ function pendingBytes(sheets: ExcelJS.Worksheet[], out: PassThrough): number {
  * the server's local time. Memory stays flat: rows are committed as they come, batches are read
  * only while the client keeps up. Stops quietly when `out` is destroyed (client gone).
  */
-export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSource, maxRowsPerSheet: number): Promise<void> {
+export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSource, maxRowsPerSheet: number, waterColumns: WaterColumnsOf): Promise<void> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const namer = new SheetNamer();
   const clock = new LocalClock();
   const sheets: ExcelJS.Worksheet[] = [];
 
-  const openSheet = (deviceName: string): ExcelJS.Worksheet => {
+  // A level sensor with a geometry gets the water columns after the seed's four (docs/water.md).
+  const openSheet = (deviceName: string, water: boolean): ExcelJS.Worksheet => {
     const ws = workbook.addWorksheet(namer.next(deviceName), { views: [{ state: 'frozen', ySplit: 1 }] });
-    ws.columns = [{ width: 20 }, { width: 12 }, { width: 8 }, { width: 13 }];
-    const header = ws.addRow([...EXPORT_HEADERS]);
+    ws.columns = [{ width: 20 }, { width: 12 }, { width: 8 }, { width: 13 }, ...(water ? [{ width: 14 }, { width: 16 }] : [])];
+    const header = ws.addRow(water ? [...EXPORT_HEADERS, ...WATER_HEADERS] : [...EXPORT_HEADERS]);
     header.eachCell((cell) => (cell.style = HEADER_STYLE));
     header.commit();
     sheets.push(ws);
@@ -77,6 +79,7 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
   };
 
   for (const device of plan.devices) {
+    const water = waterColumns(device.id);
     let ws: ExcelJS.Worksheet | null = null;
     let inSheet = 0;
     for await (const batch of rows(device.id, plan.range)) {
@@ -84,15 +87,15 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
       for (const r of batch) {
         if (ws === null || inSheet >= maxRowsPerSheet) {
           ws?.commit();
-          ws = openSheet(device.name);
+          ws = openSheet(device.name, water !== null);
           inSheet = 0;
         }
         const isLevel = r.valueNum !== null;
-        const row = ws.addRow([clock.excelValue(r.tsMs), isLevel ? r.valueNum : r.valueText, isLevel ? 'm' : null, statusLabel(r.status)]);
+        const cells: unknown[] = [clock.excelValue(r.tsMs), isLevel ? r.valueNum : r.valueText, isLevel ? 'm' : null, statusLabel(r.status)];
+        if (water) cells.push(...water(r));
+        const row = ws.addRow(cells);
         row.getCell(1).style = DATE_STYLE;
-        row.getCell(2).style = PLAIN_STYLE;
-        row.getCell(3).style = PLAIN_STYLE;
-        row.getCell(4).style = PLAIN_STYLE;
+        for (let c = 2; c <= cells.length; c++) row.getCell(c).style = PLAIN_STYLE;
         row.commit();
         inSheet++;
       }
@@ -104,6 +107,6 @@ export async function writeXlsx(out: PassThrough, plan: ExportPlan, rows: RowSou
   }
   if (out.destroyed) return;
   // Rows pruned by retention since the plan was made: a workbook needs a sheet all the same.
-  if (sheets.length === 0) openSheet(plan.devices[0]!.name).commit();
+  if (sheets.length === 0) openSheet(plan.devices[0]!.name, waterColumns(plan.devices[0]!.id) !== null).commit();
   await workbook.commit();
 }

@@ -7,11 +7,14 @@ import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../l
 import { fileAnswer, streamExport } from '../../lib/stream-export';
 import { CSV_CONTENT_TYPE } from '../../lib/csv';
 import { writeCsv } from './export-csv';
+import { NO_WATER_COLUMNS, type WaterColumnsOf } from './export-water-columns';
 import { writeXlsx, XLSX_CONTENT_TYPE, type RowSource } from './export-xlsx';
 import { DEFAULT_PAGE_LIMIT, type ExportPlan, type HistoryService } from './history.service';
 
 export interface HistoryRoutesOptions {
   history: HistoryService;
+  /** The water columns of the exports (the water feature's; none by default). */
+  waterColumns?: WaterColumnsOf;
 }
 
 const TIME_TO = 'exclusive; from must be before to (400 RANGE_INVALID)';
@@ -59,7 +62,7 @@ const ExportQuery = Type.Object({
 
 export default async function historyRoutes(app: FastifyInstance, opts: HistoryRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const { history } = opts;
+  const { history, waterColumns = NO_WATER_COLUMNS } = opts;
   const rows: RowSource = (deviceId, range) => history.exportRows(deviceId, range);
   const tags = ['history'];
 
@@ -98,14 +101,14 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       tags,
       summary: `The workbook ${EXCEL_FILE_NAME}: one sheet per device with readings in the range`,
       description:
-        "Rules of docs/api.md 'Excel and CSV export'. Sheet = device name with []:*?/\\ replaced by '-', cut to 30, unique regardless of case by ' (2)', ' (3)'… within the 30; a device with more rows than a sheet holds continues on a further sheet named the same way. Columns Fecha y Hora (date cell, server time zone), Valor, Unidad, Estado. No rows at all: 404 NO_DATA. Streamed.",
+        "Rules of docs/api.md 'Excel and CSV export'. Sheet = device name with []:*?/\\ replaced by '-', cut to 30, unique regardless of case by ' (2)', ' (3)'… within the 30; a device with more rows than a sheet holds continues on a further sheet named the same way. Columns Fecha y Hora (date cell, server time zone), Valor, Unidad, Estado; a level sensor with a geometry (version ≥ 1) also Volumen (m³) and Lectura bruta (m). No rows at all: 404 NO_DATA. Streamed.",
       security: SESSION_SECURITY,
       querystring: ExportQuery,
       response: { 200: fileAnswer(XLSX_CONTENT_TYPE, EXCEL_FILE_NAME), ...errors(400, 401, 403, 404) },
     },
     handler: async (req, reply) => {
       const plan: ExportPlan = await history.planExport(req.query);
-      return streamExport(req, reply, XLSX_CONTENT_TYPE, EXCEL_FILE_NAME, (out) => writeXlsx(out, plan, rows, history.options.maxRowsPerSheet));
+      return streamExport(req, reply, XLSX_CONTENT_TYPE, EXCEL_FILE_NAME, (out) => writeXlsx(out, plan, rows, history.options.maxRowsPerSheet, waterColumns));
     },
   });
 
@@ -115,14 +118,14 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       tags,
       summary: `The same rows as CSV (${CSV_FILE_NAME})`,
       description:
-        'UTF-8 with BOM, comma-separated, CRLF, header Dispositivo,Fecha y Hora,Valor,Unidad,Estado; Dispositivo = device id; dates ISO 8601 with the server offset; "." as decimal mark. No rows at all: 404 NO_DATA. Streamed.',
+        'UTF-8 with BOM, comma-separated, CRLF, header Dispositivo,Fecha y Hora,Valor,Unidad,Estado (then Volumen (m³),Lectura bruta (m) when a level sensor with a geometry is exported: every row has them, empty where a device has none); Dispositivo = device id; dates ISO 8601 with the server offset; "." as decimal mark. No rows at all: 404 NO_DATA. Streamed.',
       security: SESSION_SECURITY,
       querystring: ExportQuery,
       response: { 200: fileAnswer(CSV_CONTENT_TYPE, CSV_FILE_NAME), ...errors(400, 401, 403, 404) },
     },
     handler: async (req, reply) => {
       const plan = await history.planExport(req.query);
-      return streamExport(req, reply, CSV_CONTENT_TYPE, CSV_FILE_NAME, (out) => writeCsv(out, plan, rows));
+      return streamExport(req, reply, CSV_CONTENT_TYPE, CSV_FILE_NAME, (out) => writeCsv(out, plan, rows, waterColumns));
     },
   });
 

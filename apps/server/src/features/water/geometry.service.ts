@@ -59,6 +59,11 @@ export class GeometryService {
     return this.versions.get(deviceId)?.[0]?.geometry ?? DEFAULT_GEOMETRY;
   }
 
+  /** Whether the device was ever given a geometry (version ≥ 1). */
+  configured(deviceId: string): boolean {
+    return (this.versions.get(deviceId)?.length ?? 0) > 0;
+  }
+
   /** The version valid at a time (as `timeline`), without copying the list: the ingest path asks at every reading. */
   at(deviceId: string, tsMs: number): Geometry {
     const newestFirst = this.versions.get(deviceId);
