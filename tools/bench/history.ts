@@ -10,7 +10,6 @@
 // NOTE: the export's live memory is flat; its peak RSS is mostly V8 heap headroom for ExcelJS's
 // per-row garbage, which varies with CPU contention (250–320 MB seen on 2 busy cores). A heap cap
 // shows it: NODE_OPTIONS=--max-old-space-size=256 npm run bench:history peaked at ~210 MB.
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,8 +17,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import ExcelJS from 'exceljs';
 import { gateStatus, levelStatus, READING_STATUS_LABELS, type GateState, type ReadingStatus } from '@agua/shared';
 import { openStorage } from '../../apps/server/src/storage/database';
-import { buildServer, serverBundle } from '../build-server.mjs';
-import { freePort } from './ingest/server-process';
+import { median, printTable, startBundledServer } from './bundled-server';
 
 const PER_DEVICE = 250_000;
 const STEP_MS = 3000;
@@ -36,11 +34,6 @@ const GATE_CYCLE: GateState[] = ['cerrada', 'abriendo', 'abierta', 'cerrando'];
 
 
 const mb = (bytes: number) => bytes / 1024 / 1024;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 // ---------------------------------------------------------------- parent
 async function seed(dataDir: string, endMs: number): Promise<void> {
@@ -94,27 +87,6 @@ async function ceiling(dataDir: string, file: string, naive: boolean): Promise<n
   return performance.now() - started;
 }
 
-interface RunningServer {
-  child: ChildProcess;
-  port: number;
-}
-
-/** The server as `npm start` runs it: the built bundle, in its own process. */
-async function startServer(dataDir: string): Promise<RunningServer> {
-  await buildServer();
-  const port = await freePort();
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), MQTT_PORT: '0', HOST: '127.0.0.1', DEMO: 'true', SIMULATE: 'false', WEB_DIST_DIR: '', LOG_LEVEL: 'silent' };
-  const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    const up = await Promise.race([fetch(`http://127.0.0.1:${port}/api/health`).then((r) => r.ok, () => false), exited]);
-    if (up) return { child, port };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start within 30 s');
-}
-
 /** Resident memory now and its peak since start (or the last reset), from the kernel. */
 function memoryMb(pid: number): { rssMb: number; peakMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -162,14 +134,9 @@ async function main(): Promise<void> {
     console.log(`bare ExcelJS, column style: ${(naiveMs / 1000).toFixed(1)} s`);
     fs.rmSync(ceilingFile);
 
-    const server = await startServer(dataDir);
-    const base = `http://127.0.0.1:${server.port}`;
-    const login = await fetch(`${base}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'viewer', password: 'viewer123' }),
-    });
-    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const server = await startBundledServer(dataDir);
+    const base = server.base;
+    const cookie = await server.login('viewer', 'viewer123');
     const before = memoryMb(server.child.pid!);
     console.log(`server up: RSS ${before.rssMb.toFixed(0)} MB (start-up peak ${before.peakMb.toFixed(0)} MB)`);
 
@@ -207,10 +174,7 @@ async function main(): Promise<void> {
     }
     if (counted !== 7 * DAY_MS / STEP_MS || buckets > TREND_POINTS) throw new Error(`trend covered ${counted} readings in ${buckets} buckets`);
 
-    await new Promise<void>((resolve) => {
-      server.child.once('exit', () => resolve());
-      server.child.kill('SIGTERM');
-    });
+    await server.stop();
 
     const xlsxMs = median(xlsx.map((r) => r.ms));
     rows.push(
@@ -235,10 +199,7 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const widths = [0, 1, 2].map((c) => Math.max(...rows.map((r) => r[c]!.length), ['measure', 'result', 'target'][c]!.length));
-  const line = (r: string[]) => `| ${r.map((cell, c) => cell.padEnd(widths[c]!)).join(' | ')} |`;
-  console.log(`\n${line(['measure', 'result', 'target'])}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const r of rows) console.log(line(r));
+  printTable(rows);
 }
 
 await main();
