@@ -27,8 +27,18 @@ export async function signIn(baseUrl: string, credentials: Record<string, string
   return cookie.split(';')[0]!;
 }
 
-/** Registers `count` level sensors named `<prefix>_000…` (admin session) and returns their keys. */
-export async function registerDevices(baseUrl: string, adminCookie: string, prefix: string, count: number): Promise<BenchDevice[]> {
+/**
+ * A geometry for --geometry: a 20 m² tank (maxLevel 5) with a crest at 4.5 m and a weir, so that
+ * every reading's water figures are computed. A level sensor, so that the same values cross the
+ * same alarm bands as without (the storm scenarios).
+ */
+const BENCH_GEOMETRY = { sensor: 'level', shape: { kind: 'rectangular', areaM2: 20 }, crestLevelM: 4.5, weir: { widthM: 1 } };
+
+/**
+ * Registers `count` level sensors named `<prefix>_000…` (admin session) and returns their keys;
+ * with `geometry`, each gets BENCH_GEOMETRY.
+ */
+export async function registerDevices(baseUrl: string, adminCookie: string, prefix: string, count: number, geometry = false): Promise<BenchDevice[]> {
   const out: BenchDevice[] = [];
   for (let i = 0; i < count; i++) {
     const id = `${prefix}_${String(i).padStart(3, '0')}`;
@@ -39,6 +49,7 @@ export async function registerDevices(baseUrl: string, adminCookie: string, pref
     });
     if (res.status !== 201) throw new Error(`creating device ${id} failed: ${res.status} ${await res.text()}`);
     const body = (await res.json()) as { apiKey: string };
+    if (geometry) await api(baseUrl, adminCookie, 'PUT', `/devices/${id}/geometry`, BENCH_GEOMETRY);
     out.push({ id, key: body.apiKey, boot: Math.floor(Math.random() * 0xffffffff).toString(16).padStart(8, '0'), seq: 0 });
   }
   return out;

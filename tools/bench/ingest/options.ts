@@ -46,6 +46,7 @@ export const { values: argv, positionals } = parseArgs({
     json: { type: 'string' },
     'server-dir': { type: 'string' },
     bundle: { type: 'boolean', default: false },
+    geometry: { type: 'boolean', default: false },
     database: { type: 'string', default: 'sqlite' },
     'pg-admin-url': { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -82,6 +83,9 @@ if (argv.help) {
                       e.g. an older commit extracted with git archive, to compare versions
   --bundle            run the server from the bundle npm start runs (apps/server/dist, esbuild, built
                       first when stale) instead of its TypeScript sources through tsx
+  --geometry          give every bench level sensor a geometry (a 20 m² tank with a crest and a
+                      weir), so that each reading's water figures are computed (issue 28: within
+                      10 % of the same run without)
   --database ENGINE   sqlite (default: a fresh SQLite file per server) or postgres: each server on a
                       fresh database of its own (CREATE DATABASE agua_bench_<random>, DATABASE_URL,
                       dropped when that server is done); scenarios http1, http1-limited, batch, mqtt,
@@ -93,6 +97,8 @@ if (argv.help) {
 }
 
 export const RUNS = Number(argv.runs);
+/** Every bench level sensor gets a geometry (--geometry). */
+export const GEOMETRY = argv.geometry;
 export const DURATION_S = Number(argv.duration);
 export const WARMUP_S = Number(argv.warmup);
 export const CONNECTIONS = Number(argv.connections);

@@ -11,7 +11,7 @@
 import { type Ceiling, PG_COPY, fastifyCeiling, pgCopyCeiling, rawSqliteCeiling } from '../ceilings';
 import { ADMIN, type BenchDevice, type LevelPattern, api, levelValue, registerDevices, signIn, stormLevel } from '../devices';
 import { httpFigure } from '../http-figure';
-import { BATCH, CONNECTIONS, PG } from '../options';
+import { BATCH, CONNECTIONS, PG, GEOMETRY } from '../options';
 import { COPY_COMMAND } from '../postgres';
 import { profDirFor, say, servers, startServer, stopAndCheck } from '../bench-run';
 import { type RunningServer, disposeServer } from '../server-process';
@@ -62,7 +62,7 @@ export async function batch(scenario: BatchScenario): Promise<void> {
     if (PG) say(`  ${PG_COPY}: psql -c "${COPY_COMMAND}" into this server's database, after each batch run, as many rows as it stored`);
     const admin = await signIn(srv.httpUrl, ADMIN);
     const { prefix } = shape;
-    const devices = await registerDevices(srv.httpUrl, admin, prefix, nDevices);
+    const devices = await registerDevices(srv.httpUrl, admin, prefix, nDevices, GEOMETRY);
     if (shape.oneDevice) devices[0]!.nextTs = Date.now() - ONE_DEVICE_HISTORY_MS;
     if (shape.storm) await enableStormRules(srv, admin, devices);
     const ceilings: Ceiling[] = [fastifyCeiling(servers.ceiling!, BATCH), raw ?? pgCopyCeiling(srv)];

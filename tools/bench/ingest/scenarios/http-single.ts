@@ -2,7 +2,7 @@
 import { fastifyCeiling } from '../ceilings';
 import { ADMIN, registerDevices, signIn } from '../devices';
 import { httpFigure } from '../http-figure';
-import { CONNECTIONS, LIMITED_DEVICES } from '../options';
+import { CONNECTIONS, LIMITED_DEVICES, GEOMETRY } from '../options';
 import { profDirFor, say, servers, startServer, stopAndCheck } from '../bench-run';
 import { disposeServer } from '../server-process';
 
@@ -18,7 +18,7 @@ export async function http1(limited: boolean): Promise<void> {
   const srv = await startServer({ cpuProfDir: profDirFor(scenario), env: limited ? { DEVICE_RATE_LIMIT: '50' } : {} });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
-    const devices = await registerDevices(srv.httpUrl, admin, 'bench_http', nDevices);
+    const devices = await registerDevices(srv.httpUrl, admin, 'bench_http', nDevices, GEOMETRY);
     const { acknowledged, invocations } = await httpFigure(srv, scenario, scenario, devices, 1, {
       rotateDevices: limited,
       ceilings: [fastifyCeiling(servers.ceiling!, 1)],

@@ -1,8 +1,7 @@
 /** [live] Device → browser: a reading's way from the device's POST to the frame on a browser's live socket. */
 import { ADMIN, VIEWER, registerDevices, signIn } from '../devices';
 import { LiveLatencyBench } from '../live-latency';
-import {
-  LIVE_DEVICES,
+import { LIVE_DEVICES,
   LIVE_DURATION_S,
   LIVE_POST_CONNECTIONS,
   LIVE_PROBES,
@@ -13,8 +12,7 @@ import {
   LIVE_SOCKETS_PER_SESSION,
   LIVE_TRANSPORT,
   RUNS,
-  WARMUP_S,
-} from '../options';
+  WARMUP_S, GEOMETRY } from '../options';
 import { cpuText, measured, openProbes, profDirFor, record, say, startServer, stopAndCheck, subjectOf } from '../bench-run';
 import { disposeServer } from '../server-process';
 import { fmtInt, fmtMs, fmtPct } from '../stats';
@@ -29,7 +27,7 @@ export async function live(): Promise<void> {
   const srv = await startServer({ cpuProfDir: profDirFor('live') });
   try {
     const admin = await signIn(srv.httpUrl, ADMIN);
-    const devices = await registerDevices(srv.httpUrl, admin, 'bench_live', LIVE_DEVICES);
+    const devices = await registerDevices(srv.httpUrl, admin, 'bench_live', LIVE_DEVICES, GEOMETRY);
     const bench = await LiveLatencyBench.open({
       baseUrl: srv.httpUrl,
       devices,

@@ -3,7 +3,7 @@ import { type Ceiling, measureCeilings, mosquittoCeiling, versus } from '../ceil
 import { ADMIN, registerDevices, signIn } from '../devices';
 import { dynsecAvailable, startDynsecMosquitto } from '../mosquitto';
 import { MqttFleet } from '../mqtt-load';
-import { BUNDLE, DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, SERVER_DIR, WARMUP_S } from '../options';
+import { BUNDLE, DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, SERVER_DIR, WARMUP_S, GEOMETRY } from '../options';
 import { cpuText, measured, notes, profDirFor, record, say, stopAndCheck, storedReadings } from '../bench-run';
 import { type RunningServer, disposeServer, startAguaServer } from '../server-process';
 import { fmtInt, fmtMs, sleep } from '../stats';
@@ -31,7 +31,7 @@ export async function mqttExternal(): Promise<void> {
     if (mosquitto) bounds.push(mosquitto);
     const admin = await signIn(running.httpUrl, ADMIN);
     // Created through the API: the server makes each device's account on the broker.
-    const devices = await registerDevices(running.httpUrl, admin, 'bench_ext', MQTT_CLIENTS);
+    const devices = await registerDevices(running.httpUrl, admin, 'bench_ext', MQTT_CLIENTS, GEOMETRY);
     const fleet = await MqttFleet.connect(broker.port, devices, { authenticate: true });
     let published = 0;
     const stored = () => storedReadings(running.dataDir!, 'bench_ext');

@@ -3,7 +3,7 @@ import { type Ceiling, fakeDevices, measureCeilings, mosquittoCeiling, mqttCeili
 import { ADMIN, registerDevices, signIn } from '../devices';
 import { mqttLine, recordMqtt } from '../figure-lines';
 import { MqttFleet } from '../mqtt-load';
-import { DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, WARMUP_S } from '../options';
+import { DURATION_S, MQTT_CLIENTS, MQTT_WINDOW, RUNS, WARMUP_S, GEOMETRY } from '../options';
 import { measured, notes, openProbes, profDirFor, say, servers, startServer, stopAndCheck, subjectOf } from '../bench-run';
 import { disposeServer } from '../server-process';
 
@@ -17,7 +17,7 @@ export async function mqttScenario(): Promise<void> {
     const mosquitto = await mosquittoCeiling();
     if (mosquitto) bounds.push(mosquitto);
     const admin = await signIn(srv.httpUrl, ADMIN);
-    const devices = await registerDevices(srv.httpUrl, admin, 'bench_mqtt', MQTT_CLIENTS);
+    const devices = await registerDevices(srv.httpUrl, admin, 'bench_mqtt', MQTT_CLIENTS, GEOMETRY);
     const fleet = await MqttFleet.connect(srv.mqttPort, devices, { authenticate: true });
     const subject = subjectOf(srv);
     openProbes.add(subject);
