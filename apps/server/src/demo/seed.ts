@@ -1,5 +1,4 @@
 import { DEFAULT_GEOMETRY, SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Geometry, type Role, type UserStatus } from '@agua/shared';
-import { hashPassword } from '../lib/password';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import type { UsersRepository } from '../features/users/users.repository';
@@ -12,16 +11,32 @@ interface DemoUser {
   email: string;
   password: string | null;
   masterPassword: string | null;
+  /** argon2id of `password` / `masterPassword`, made once (see DEMO_HASHES). */
+  passwordHash: string | null;
+  masterPasswordHash: string | null;
   role: Role;
   status: UserStatus;
 }
 
+/**
+ * The demo passwords' argon2id hashes (lib/password.ts's parameters), made once with
+ * hashPassword and kept here: the passwords are public (README), so a hash made at every demo
+ * start hides nothing more, and it cost every fresh demo database — every test server — four
+ * argon2id runs (~0.4 s of CPU). A test checks that each one verifies its password.
+ */
+const DEMO_HASHES = {
+  admin123: '$argon2id$v=19$m=19456,t=2,p=1$WiFUHJC8diMvavPdPUhJpw$X7U0RRJ62hpAbUmJ+0GzaxNMu+2bKBK4tZZFwuNtiFI',
+  maestra2024: '$argon2id$v=19$m=19456,t=2,p=1$9lhKKiIL39to9JCFCk2qhA$Tqv397jXcYz07fBOWupuJshs/1jfYuTMwwIJVU/Nr/0',
+  operator123: '$argon2id$v=19$m=19456,t=2,p=1$QNR89J3uW/eQZRYhr0JVsg$qcoUuzVuEcRPtA7/EDhwlgJyucdEtZK4+rovC+yCyew',
+  viewer123: '$argon2id$v=19$m=19456,t=2,p=1$FaF3CZfLhs/MgkwqfJVi0g$rVRLv47fMO90ruBmUaAZrdGrWsXIX+eoGNzLnUvfA/s',
+} as const;
+
 /** The seed's four sample users; the first three are the demo accounts (docs/product.md). */
 export const DEMO_USERS: readonly DemoUser[] = [
-  { username: 'admin', name: 'María González', email: 'maria.gonzalez@aguas.example', password: 'admin123', masterPassword: 'maestra2024', role: 'admin', status: 'active' },
-  { username: 'operator', name: 'Juan Pérez', email: 'juan.perez@aguas.example', password: 'operator123', masterPassword: null, role: 'operator', status: 'active' },
-  { username: 'viewer', name: 'Ana Rodríguez', email: 'ana.rodriguez@aguas.example', password: 'viewer123', masterPassword: null, role: 'viewer', status: 'active' },
-  { username: 'lmartinez', name: 'Luis Martínez', email: 'luis.martinez@aguas.example', password: null, masterPassword: null, role: 'operator', status: 'inactive' },
+  { username: 'admin', name: 'María González', email: 'maria.gonzalez@aguas.example', password: 'admin123', masterPassword: 'maestra2024', passwordHash: DEMO_HASHES.admin123, masterPasswordHash: DEMO_HASHES.maestra2024, role: 'admin', status: 'active' },
+  { username: 'operator', name: 'Juan Pérez', email: 'juan.perez@aguas.example', password: 'operator123', masterPassword: null, passwordHash: DEMO_HASHES.operator123, masterPasswordHash: null, role: 'operator', status: 'active' },
+  { username: 'viewer', name: 'Ana Rodríguez', email: 'ana.rodriguez@aguas.example', password: 'viewer123', masterPassword: null, passwordHash: DEMO_HASHES.viewer123, masterPasswordHash: null, role: 'viewer', status: 'active' },
+  { username: 'lmartinez', name: 'Luis Martínez', email: 'luis.martinez@aguas.example', password: null, masterPassword: null, passwordHash: null, masterPasswordHash: null, role: 'operator', status: 'inactive' },
 ];
 
 type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings'>;
@@ -46,8 +61,8 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
       email: u.email,
       role: u.role,
       status: u.status,
-      passwordHash: u.password ? await hashPassword(u.password) : null,
-      masterPasswordHash: u.masterPassword ? await hashPassword(u.masterPassword) : null,
+      passwordHash: u.passwordHash,
+      masterPasswordHash: u.masterPasswordHash,
       mustChangePassword: false,
       lastLoginMs: null,
       createdAtMs: now + i,
