@@ -10,6 +10,7 @@ import type { Alarm, AlarmRule, Device } from '@agua/shared';
 import { createDevice, expectApiError, jsonOf } from '../helpers/api';
 import { LEVEL_1, LEVEL_2, levelMsg, openLive, postTelemetry, waitFor, type LiveSocket } from '../helpers/protocol';
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
+import { sqlValue } from '../helpers/sql';
 
 const S = 1000;
 const rulesPath = (deviceId: string) => `/api/v1/devices/${deviceId}/alarm-rules`;
@@ -52,8 +53,10 @@ describe('water alarms', () => {
   const alarmById = async (id: string) => (await jsonOf<Alarm>(await s.fetch(`/api/v1/alarms/${id}`, { cookie: viewer }))).body;
   const analyticsOf = async (deviceId: string) => (await jsonOf<Device>(await s.fetch(`/api/v1/devices/${deviceId}`, { cookie: viewer }))).body.analytics;
 
+  const ENV = { DEVICE_RATE_LIMIT: '0', DEVICE_OFFLINE_AFTER_S: '10', LOG_LEVEL: 'silent' };
+
   beforeAll(async () => {
-    s = await startServer({ DEVICE_RATE_LIMIT: '0', DEVICE_OFFLINE_AFTER_S: '10', LOG_LEVEL: 'silent' }, { dataDir });
+    s = await startServer(ENV, { dataDir });
     [admin, viewer] = await Promise.all([s.login('admin'), s.login('viewer')]);
     const opened = await openLive(s, { cookie: viewer });
     if (!opened.live) throw new Error('live socket refused');
@@ -215,5 +218,31 @@ describe('water alarms', () => {
     await post('metros', [[Date.now() - 1000, 4.01]]);
     const raised = await waitAlarm('metros', 'level_high', 'unack');
     expect(raised.value).toBe(4.01);
+  });
+
+  it('after a restart an open spill is still open: its alarm is the same one, and it clears when the spill ends', async () => {
+    await sensor('vertedero_reinicio', 5);
+    await putGeometry('vertedero_reinicio', { shape: { kind: 'rectangular', areaM2: 10 }, crestLevelM: 4, spill: { onDelayS: 30, offDelayS: 60, deadbandM: 0.1 } });
+    const t0 = Date.now() - 900 * S;
+    const at = (s10: number) => t0 + s10 * 10 * S;
+    await post('vertedero_reinicio', [0, 1, 2, 3, 4].map((i): [number, number] => [at(i), 4.1]));
+    const raised = await waitAlarm('vertedero_reinicio', 'level_above_crest', 'unack');
+    const count = () => sqlValue(s, "SELECT COUNT(*) FROM alarms WHERE device_id = 'vertedero_reinicio' AND kind = 'level_above_crest'").then(Number);
+    expect(await count()).toBe(1);
+
+    live.close();
+    await s.close();
+    s = await startServer(ENV, { dataDir });
+    [admin, viewer] = await Promise.all([s.login('admin'), s.login('viewer')]);
+    live = (await openLive(s, { cookie: viewer })).live!;
+    await live.next((f) => f.type === 'hello');
+    // The spill was rebuilt from the stored readings: still active, an acknowledgement makes it 'ack' (not 'cleared').
+    const acked = await jsonOf<Alarm>(await s.fetch(`/api/v1/alarms/${raised.id}/ack`, { method: 'POST', cookie: admin, json: {} }));
+    expect(acked.body.state).toBe('ack');
+    expect(await count()).toBe(1);
+    // 60 s below the band: the spill ends, the alarm is over.
+    await post('vertedero_reinicio', [5, 6, 7, 8, 9, 10, 11].map((i): [number, number] => [at(i), 3.5]));
+    await waitAlarm('vertedero_reinicio', 'level_above_crest', 'cleared');
+    expect(await count()).toBe(1);
   });
 });
