@@ -77,5 +77,22 @@ test.describe('Alarmas', () => {
     } finally {
       await api.dispose();
     }
+
+    // The same setpoint in metres (absolute): the % is dropped.
+    await rule.getByLabel('Punto de ajuste en').selectOption('m');
+    await rule.getByLabel('Punto de ajuste (m)').fill('4.6');
+    await rule.getByRole('button', { name: 'Guardar' }).click();
+    await expectToastBehindModal(page, 'Regla guardada', 'Nivel muy alto');
+    const api2 = await adminApi();
+    try {
+      const rules = (await (await api2.get(`/api/v1/devices/${TANK.id}/alarm-rules`)).json()) as Array<{ kind: string; setpointPct?: number | null; setpointM?: number | null }>;
+      expect(rules.find((r) => r.kind === 'level_high_high')).toMatchObject({ setpointPct: null, setpointM: 4.6 });
+    } finally {
+      await api2.dispose();
+    }
+    // The water kinds are listed too.
+    await expect(page.getByTestId('alarm-rule-time_to_overflow')).toContainText('Desborde próximo');
+    await expect(page.getByTestId('alarm-rule-time_to_overflow').getByLabel('Desborde en menos de (min)')).toHaveValue('60');
+    await expect(page.getByTestId('alarm-rule-level_above_crest')).toContainText('Nivel sobre vertedero');
   });
 });

@@ -317,8 +317,8 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const auth = createAuth({ config, db, audit: audit.service, bus });
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
-  const alarms = await createAlarms({ db, writer, devices: devices.service, audit: audit.service, bus, placement, router: member?.alarmRouter ?? null, log, shelveCritical: config.alarmShelveCritical });
   const history = createHistory({ config, storage, devices: devices.service, log });
+  // Before the alarms: a level sensor's rules start from its crest, and its water alarms read its figures and spills.
   const water = await createWater({
     db,
     demo: config.demo,
@@ -329,7 +329,21 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     defaultOfflineAfterS: config.deviceOfflineAfterS,
     readings: (deviceId, range) => history.service.exportRows(deviceId, range),
   });
-  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.figures.addRows(deviceId, rows),
+  const alarms = await createAlarms({
+    db,
+    writer,
+    devices: devices.service,
+    audit: audit.service,
+    bus,
+    placement,
+    router: member?.alarmRouter ?? null,
+    log,
+    shelveCritical: config.alarmShelveCritical,
+    water: water.alarmFeed,
+  });
+  // A first crest turns the water alarm kinds on, removing it turns them off (docs/water.md "Alarms").
+  water.onGeometryStored((deviceId, geometry) => alarms.rules.crestChanged(deviceId, geometry.crestLevelM !== null));
+  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.readingsStored(deviceId, rows),
     levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
   });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');

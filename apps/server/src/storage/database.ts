@@ -12,6 +12,7 @@ import * as m007 from './migrations/007-broker-credentials';
 import * as m008 from './migrations/008-device-geometries';
 import * as m009 from './migrations/009-daily-totals';
 import * as m010 from './migrations/010-reading-raw';
+import * as m011 from './migrations/011-alarm-rule-water';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-device-geometries': m008,
   '009-daily-totals': m009,
   '010-reading-raw': m010,
+  '011-alarm-rule-water': m011,
 };
 
 export interface SqliteStorage {

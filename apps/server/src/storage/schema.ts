@@ -156,11 +156,17 @@ export interface AlarmRulesTable {
   enabled: number;
   priority: number;
   setpoint_pct: number | null;
+  /** Level kinds: the setpoint in metres (then setpoint_pct is NULL). */
+  setpoint_m: number | null;
+  /** time_to_overflow: minutes. */
+  setpoint_min: number | null;
   rate_per_min: number | null;
   window_s: number | null;
   deadband_pct: number;
   on_delay_s: number;
   off_delay_s: number;
+  /** 1 once an admin edited the rule: a first crest no longer turns the water kinds on. */
+  edited: number;
   updated_at_ms: number;
 }
 

@@ -36,16 +36,19 @@ describe('alarm rules', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('a demo level sensor has the seven level-sensor rules with the defaults, readable with read', async () => {
+  it('a demo level sensor has the nine level-sensor rules with the defaults, readable with read', async () => {
     const rules = await rulesOf(s, viewer, LEVEL_1);
-    expect(Object.keys(rules)).toEqual(['level_high_high', 'level_high', 'level_low', 'level_low_low', 'rate_of_rise', 'device_offline', 'command_failed']);
+    expect(Object.keys(rules)).toEqual(['level_high_high', 'level_high', 'level_low', 'level_low_low', 'rate_of_rise', 'time_to_overflow', 'level_above_crest', 'device_offline', 'command_failed']);
     expect(rules.level_high_high).toMatchObject({ enabled: true, priority: 1, setpointPct: 85, deadbandPct: 2, onDelayS: 0, offDelayS: 0 });
     expect(rules.level_high).toMatchObject({ enabled: true, priority: 3, setpointPct: 60 });
     expect(rules.level_low).toMatchObject({ enabled: false, priority: 3, setpointPct: 20 });
     expect(rules.level_low_low).toMatchObject({ enabled: false, priority: 2, setpointPct: 10 });
     expect(rules.rate_of_rise).toMatchObject({ enabled: false, priority: 2, ratePerMin: 0.05, windowS: 120 });
     expect(rules.device_offline).toMatchObject({ enabled: true, priority: 2 });
-    expect(new Set(Object.values(rules).map((r) => r.id)).size).toBe(7);
+    // The demo wet well has a crest: the water kinds are on (docs/water.md "Alarms").
+    expect(rules.time_to_overflow).toMatchObject({ enabled: true, priority: 1, setpointMin: 60 });
+    expect(rules.level_above_crest).toMatchObject({ enabled: true, priority: 1 });
+    expect(new Set(Object.values(rules).map((r) => r.id)).size).toBe(9);
   });
 
   it('a gate has fault, offline and failed-command rules', async () => {

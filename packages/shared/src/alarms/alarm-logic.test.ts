@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { levelConditionHolds, riseRatePerMin } from './alarm-conditions';
-import { eventAlarmMessage, levelAlarmMessage, riseAlarmMessage } from './alarm-messages';
+import { levelConditionHolds, riseRatePerMin, timeToOverflowHolds } from './alarm-conditions';
+import { aboveCrestAlarmMessage, eventAlarmMessage, levelAlarmMessage, riseAlarmMessage, timeToOverflowAlarmMessage } from './alarm-messages';
 import { ALARM_STATES, type AlarmState } from './alarm-states';
 import { nextAlarmState, type AlarmEvent } from './alarm-transitions';
 
@@ -69,5 +69,30 @@ describe('messages', () => {
     expect(riseAlarmMessage(0.123, 0.05)).toBe('Subida rápida de nivel: 0,12 m/min (límite 0,05 m/min)');
     expect(eventAlarmMessage('command_failed', { command: 'abrir', status: 'timed_out' })).toBe("Comando 'abrir' sin respuesta del equipo");
     expect(eventAlarmMessage('command_failed', { command: 'cerrar', status: 'failed', text: 'motor bloqueado' })).toBe("Comando 'cerrar' fallido: motor bloqueado");
+  });
+});
+
+describe('water alarm conditions (docs/water.md "Alarms")', () => {
+  const rule = { setpointMin: 60, deadbandPct: 2 };
+  it('time to overflow: active under setpointMin, clears deadbandPct % above it or without a forecast', () => {
+    expect(timeToOverflowHolds(rule, 3599, false)).toBe(true);
+    expect(timeToOverflowHolds(rule, 3600, false)).toBe(false);
+    // Active: holds until 2 % above 60 min (3672 s).
+    expect(timeToOverflowHolds(rule, 3671, true)).toBe(true);
+    expect(timeToOverflowHolds(rule, 3672, true)).toBe(false);
+    expect(timeToOverflowHolds(rule, null, true)).toBe(false);
+  });
+  it('a level setpoint in metres is judged like its % of maxLevel', () => {
+    expect(levelConditionHolds('level_high', { setpointM: 3, setpointPct: null, deadbandPct: 2 }, 3.01, 5, false)).toBe(true);
+    expect(levelConditionHolds('level_high', { setpointM: 3, setpointPct: null, deadbandPct: 2 }, 3, 5, false)).toBe(false);
+    // Deadband 2 % of 5 m = 0.1 m.
+    expect(levelConditionHolds('level_high', { setpointM: 3, setpointPct: null, deadbandPct: 2 }, 2.91, 5, true)).toBe(true);
+    expect(levelConditionHolds('level_high', { setpointM: 3, setpointPct: null, deadbandPct: 2 }, 2.89, 5, true)).toBe(false);
+  });
+  it('messages in Spanish', () => {
+    expect(timeToOverflowAlarmMessage(42 * 60 + 10, 60)).toBe('Desborde próximo: en ≈ 42 min (límite 60 min)');
+    expect(timeToOverflowAlarmMessage(2 * 3600 + 10 * 60, 180)).toBe('Desborde próximo: en ≈ 2 h 10 min (límite 180 min)');
+    expect(timeToOverflowAlarmMessage(30, 60)).toBe('Desborde próximo: en menos de 1 min (límite 60 min)');
+    expect(aboveCrestAlarmMessage(9.123, 9)).toBe('Nivel sobre vertedero: 9,12 m (vertedero a 9,00 m)');
   });
 });

@@ -15,8 +15,38 @@ export function riseAlarmMessage(ratePerMin: number, limitPerMin: number): strin
   return `Subida rápida de nivel: ${number2.format(ratePerMin)} m/min (límite ${number2.format(limitPerMin)} m/min)`;
 }
 
+/** A forecast's duration as people read it: 'menos de 1 min', '≈ 42 min', '≈ 2 h 10 min', '≈ 1 d 3 h'. */
+function durationText(seconds: number): string {
+  if (seconds < 60) return 'menos de 1 min';
+  return `≈ ${roundedDuration(seconds)}`;
+}
+
+function roundedDuration(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) {
+    const h = Math.floor(minutes / 60);
+    const m = minutes % 60;
+    return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  }
+  const hours = Math.round(minutes / 60);
+  const d = Math.floor(hours / 24);
+  const h = hours % 24;
+  return h === 0 ? `${d} d` : `${d} d ${h} h`;
+}
+
+/** 'Desborde próximo: en ≈ 42 min (límite 60 min)' */
+export function timeToOverflowAlarmMessage(timeToOverflowS: number, setpointMin: number): string {
+  return `Desborde próximo: en ${durationText(timeToOverflowS)} (límite ${number0.format(setpointMin)} min)`;
+}
+
+/** 'Nivel sobre vertedero: 9,12 m (vertedero a 9,00 m)' — the spill's highest level so far. */
+export function aboveCrestAlarmMessage(levelM: number, crestM: number): string {
+  return `Nivel sobre vertedero: ${number2.format(levelM)} m (vertedero a ${number2.format(crestM)} m)`;
+}
+
 /** Texts of the alarms that are not about a level: offline, gate fault, failed command. */
-export function eventAlarmMessage(kind: Exclude<AlarmKind, keyof typeof LEVEL_WORDS | 'rate_of_rise'>, detail?: { command?: string; status?: string; text?: string | null }): string {
+export function eventAlarmMessage(kind: Exclude<AlarmKind, keyof typeof LEVEL_WORDS | 'rate_of_rise' | 'time_to_overflow' | 'level_above_crest'>, detail?: { command?: string; status?: string; text?: string | null }): string {
   switch (kind) {
     case 'device_offline':
       return 'Equipo sin señal';

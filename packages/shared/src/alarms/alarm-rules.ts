@@ -1,4 +1,4 @@
-import type { DeviceType } from '../devices/devices';
+import type { DeviceType, WaterType } from '../devices/devices';
 import { levelThresholdsOf } from '../readings/status';
 
 /** What an alarm rule watches (docs/alarms.md "Alarm rules"). */
@@ -8,6 +8,8 @@ export const ALARM_KINDS = [
   'level_low',
   'level_low_low',
   'rate_of_rise',
+  'time_to_overflow',
+  'level_above_crest',
   'device_offline',
   'gate_fault',
   'command_failed',
@@ -16,7 +18,7 @@ export type AlarmKind = (typeof ALARM_KINDS)[number];
 
 /** The kinds each device type has, in the order people see them. */
 export const ALARM_KINDS_BY_TYPE = {
-  level_sensor: ['level_high_high', 'level_high', 'level_low', 'level_low_low', 'rate_of_rise', 'device_offline', 'command_failed'],
+  level_sensor: ['level_high_high', 'level_high', 'level_low', 'level_low_low', 'rate_of_rise', 'time_to_overflow', 'level_above_crest', 'device_offline', 'command_failed'],
   motorized_gate: ['gate_fault', 'device_offline', 'command_failed'],
 } as const satisfies Record<DeviceType, readonly AlarmKind[]>;
 
@@ -26,6 +28,8 @@ export const ALARM_KIND_LABELS: Readonly<Record<AlarmKind, string>> = {
   level_low: 'Nivel bajo',
   level_low_low: 'Nivel muy bajo',
   rate_of_rise: 'Subida rápida de nivel',
+  time_to_overflow: 'Desborde próximo',
+  level_above_crest: 'Nivel sobre vertedero',
   device_offline: 'Equipo sin señal',
   gate_fault: 'Falla de compuerta',
   command_failed: 'Comando fallido',
@@ -46,8 +50,15 @@ export function isLevelSetpointKind(kind: AlarmKind): kind is LevelSetpointKind 
 export interface AlarmRuleSettings {
   enabled: boolean;
   priority: AlarmPriority;
-  /** Level kinds: % of the device's maxLevel. */
-  setpointPct?: number;
+  /**
+   * Level kinds: the setpoint as a % of the device's maxLevel, or in metres of level
+   * (`setpointM`, absolute: it does not follow the device's thresholds). A level rule has exactly
+   * one of the two; the other is null. Other kinds have neither.
+   */
+  setpointPct?: number | null;
+  setpointM?: number | null;
+  /** time_to_overflow: active while the time to overflow is shorter than this many minutes. */
+  setpointMin?: number;
   /** rate_of_rise: metres per minute. */
   ratePerMin?: number;
   /** rate_of_rise: the window the rate is computed over, seconds. */
@@ -66,6 +77,7 @@ export interface AlarmRule extends AlarmRuleSettings {
 export const DEFAULT_DEADBAND_PCT = 2;
 export const DEFAULT_RATE_WINDOW_S = 120;
 export const DEFAULT_RATE_PER_MIN = 0.05;
+export const DEFAULT_OVERFLOW_SETPOINT_MIN = 60;
 /** Limits of a rule's settings (the API refuses anything outside with 422). */
 export const ALARM_RULE_LIMITS = {
   deadbandPctMax: 50,
@@ -73,24 +85,46 @@ export const ALARM_RULE_LIMITS = {
   windowMinS: 10,
   windowMaxS: 86_400,
   ratePerMinMax: 1000,
+  /** time_to_overflow: a week of warning at most. */
+  setpointMinMax: 10_080,
 } as const;
 
+/** The water kinds (docs/water.md "Alarms"): meaningful only for a level sensor with a crest. */
+export const CREST_ALARM_KINDS = ['time_to_overflow', 'level_above_crest'] as const;
+export type CrestAlarmKind = (typeof CREST_ALARM_KINDS)[number];
+export function isCrestAlarmKind(kind: AlarmKind): kind is CrestAlarmKind {
+  return (CREST_ALARM_KINDS as readonly AlarmKind[]).includes(kind);
+}
+
+/** What else a device's default rules depend on: its water (clean water watches the low levels) and its crest. */
+export interface AlarmRuleDefaultsContext {
+  waterType?: WaterType | null;
+  /** Its current geometry has a crest (the water kinds are on). */
+  hasCrest?: boolean;
+}
+
 /**
- * The rules a device gets when it is created (and every device had when alarms arrived):
- * docs/alarms.md's table. The high setpoints start at the device's own thresholds.
+ * The rules a device gets when it is created (and every device gets for a kind it has none of):
+ * docs/alarms.md's table and docs/water.md "Alarms". The high setpoints start at the device's own
+ * thresholds; a clean-water sensor has the low ones on; the water kinds are on with a crest.
  */
 export function defaultAlarmRules(
   type: DeviceType,
   settings: { maxLevel?: number | null; warningPct?: number | null; criticalPct?: number | null },
+  context: AlarmRuleDefaultsContext = {},
 ): Array<{ kind: AlarmKind } & AlarmRuleSettings> {
   const { warningPct, criticalPct } = levelThresholdsOf(settings);
   const base = { deadbandPct: DEFAULT_DEADBAND_PCT, onDelayS: 0, offDelayS: 0 };
+  const clean = context.waterType === 'clean';
+  const crest = context.hasCrest === true;
   const rules: Record<AlarmKind, AlarmRuleSettings> = {
-    level_high_high: { ...base, enabled: true, priority: 1, setpointPct: criticalPct },
-    level_high: { ...base, enabled: true, priority: 3, setpointPct: warningPct },
-    level_low: { ...base, enabled: false, priority: 3, setpointPct: 20 },
-    level_low_low: { ...base, enabled: false, priority: 2, setpointPct: 10 },
+    level_high_high: { ...base, enabled: true, priority: 1, setpointPct: criticalPct, setpointM: null },
+    level_high: { ...base, enabled: true, priority: 3, setpointPct: warningPct, setpointM: null },
+    level_low: { ...base, enabled: clean, priority: 3, setpointPct: 20, setpointM: null },
+    level_low_low: { ...base, enabled: clean, priority: 2, setpointPct: 10, setpointM: null },
     rate_of_rise: { ...base, enabled: false, priority: 2, ratePerMin: DEFAULT_RATE_PER_MIN, windowS: DEFAULT_RATE_WINDOW_S },
+    time_to_overflow: { ...base, enabled: crest, priority: 1, setpointMin: DEFAULT_OVERFLOW_SETPOINT_MIN },
+    level_above_crest: { ...base, enabled: crest, priority: 1 },
     device_offline: { ...base, enabled: true, priority: 2 },
     gate_fault: { ...base, enabled: true, priority: 1 },
     command_failed: { ...base, enabled: true, priority: 3 },
@@ -98,15 +132,36 @@ export function defaultAlarmRules(
   return ALARM_KINDS_BY_TYPE[type].map((kind) => ({ kind, ...rules[kind] }));
 }
 
-/** Why a device's rules, taken together, are impossible; null when they are not. */
-export function alarmRulesProblem(rules: ReadonlyArray<Pick<AlarmRule, 'kind' | 'setpointPct' | 'deadbandPct'>>): { field: string; reason: string } | null {
+/** A level rule's setpoint in metres of level: its own `setpointM`, or its % of maxLevel. */
+export function setpointMetres(rule: Pick<AlarmRuleSettings, 'setpointPct' | 'setpointM'>, maxLevelM: number): number | undefined {
+  if (rule.setpointM !== undefined && rule.setpointM !== null) return rule.setpointM;
+  if (rule.setpointPct !== undefined && rule.setpointPct !== null) return (rule.setpointPct / 100) * maxLevelM;
+  return undefined;
+}
+
+/**
+ * Why a device's rules, taken together, are impossible; null when they are not. Highs and lows
+ * are compared in metres (a rule may be set in % of `maxLevelM`, another in metres). `changed`
+ * (the rule being edited) names the field a setpoint problem is reported on.
+ */
+export function alarmRulesProblem(
+  rules: ReadonlyArray<Pick<AlarmRule, 'kind' | 'setpointPct' | 'setpointM' | 'deadbandPct'>>,
+  maxLevelM: number,
+  changed?: Pick<AlarmRule, 'setpointM'>,
+): { field: string; reason: string } | null {
   for (const r of rules) {
     if (r.deadbandPct >= ALARM_RULE_LIMITS.deadbandPctMax) return { field: 'deadbandPct', reason: 'deadband_too_large' };
+    // A level above the sensor's range is a fault, never a level: such a setpoint could not act.
+    if (isLevelSetpointKind(r.kind) && r.setpointM !== undefined && r.setpointM !== null && r.setpointM >= maxLevelM) return { field: 'setpointM', reason: 'setpoint_above_max_level' };
   }
-  const sp = (kind: AlarmKind) => rules.find((r) => r.kind === kind)?.setpointPct;
+  const sp = (kind: LevelSetpointKind) => {
+    const rule = rules.find((r) => r.kind === kind);
+    return rule ? setpointMetres(rule, maxLevelM) : undefined;
+  };
   const highs = [sp('level_high'), sp('level_high_high')].filter((v): v is number => v !== undefined);
   const lows = [sp('level_low'), sp('level_low_low')].filter((v): v is number => v !== undefined);
   // A high setpoint at or below a low one would hold both alarms at once.
-  if (highs.length > 0 && lows.length > 0 && Math.min(...highs) <= Math.max(...lows)) return { field: 'setpointPct', reason: 'high_not_above_low' };
+  const field = changed?.setpointM !== undefined && changed.setpointM !== null ? 'setpointM' : 'setpointPct';
+  if (highs.length > 0 && lows.length > 0 && Math.min(...highs) <= Math.max(...lows)) return { field, reason: 'high_not_above_low' };
   return null;
 }

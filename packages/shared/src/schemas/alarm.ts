@@ -8,6 +8,8 @@ export const AlarmStateSchema = Literals(ALARM_STATES);
 export const AlarmPrioritySchema = Type.Integer({ minimum: 1, maximum: 4, description: '1 Crítica, 2 Alta, 3 Media, 4 Baja' });
 
 const SetpointPct = Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 100, description: '% of the device maxLevel' });
+const SetpointM = Type.Number({ exclusiveMinimum: 0, description: 'metres of level (absolute); at or above the device maxLevel is refused (422)' });
+const SetpointMin = Type.Number({ exclusiveMinimum: 0, maximum: ALARM_RULE_LIMITS.setpointMinMax, description: 'time_to_overflow: minutes' });
 const RatePerMin = Type.Number({ exclusiveMinimum: 0, maximum: ALARM_RULE_LIMITS.ratePerMinMax, description: 'metres per minute' });
 const WindowS = Type.Integer({ minimum: ALARM_RULE_LIMITS.windowMinS, maximum: ALARM_RULE_LIMITS.windowMaxS });
 const DeadbandPct = Type.Number({ minimum: 0, description: '% of maxLevel; 50 or more is refused (422)' });
@@ -19,7 +21,9 @@ export const AlarmRuleSchema = Type.Object(
     kind: AlarmKindSchema,
     enabled: Type.Boolean(),
     priority: AlarmPrioritySchema,
-    setpointPct: Type.Optional(SetpointPct),
+    setpointPct: Type.Optional(Type.Union([SetpointPct, Type.Null()], { description: 'level kinds: % of maxLevel, or null when set in metres' })),
+    setpointM: Type.Optional(Type.Union([SetpointM, Type.Null()], { description: 'level kinds: metres of level, or null when set in %' })),
+    setpointMin: Type.Optional(SetpointMin),
     ratePerMin: Type.Optional(RatePerMin),
     windowS: Type.Optional(WindowS),
     deadbandPct: DeadbandPct,
@@ -34,6 +38,8 @@ export const AlarmRuleUpdateBodySchema = Type.Object(
     enabled: Type.Optional(Type.Boolean()),
     priority: Type.Optional(AlarmPrioritySchema),
     setpointPct: Type.Optional(SetpointPct),
+    setpointM: Type.Optional(SetpointM),
+    setpointMin: Type.Optional(SetpointMin),
     ratePerMin: Type.Optional(RatePerMin),
     windowS: Type.Optional(WindowS),
     deadbandPct: Type.Optional(DeadbandPct),

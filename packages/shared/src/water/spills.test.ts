@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectSpills, spills1224, weirFlowM3s } from './spills';
+import { detectSpills, SpillTracker, spills1224, weirFlowM3s } from './spills';
 
 const S = 1000;
 const H = 3_600_000;
@@ -64,5 +64,116 @@ describe('the 12/24 spill count', () => {
 
   it('an open spill spills until now', () => {
     expect(spills1224([ev(0, null)], t0 + 13 * H)).toBe(2);
+  });
+});
+
+/**
+ * The list rule as it was written before the incremental tracker (indices into the readings): an
+ * independent statement of docs/water.md "Overflow events" to hold the tracker to.
+ */
+function listSpills(readings: readonly { tsMs: number; levelM: number }[], crestM: number, s: typeof spill, weir: { widthM: number; coefficient: number } | null) {
+  const out: Array<{ startedAtMs: number; endedAtMs: number | null; peakLevelM: number; volumeM3: number | null }> = [];
+  const describe = (from: number, to: number, ended: boolean) => {
+    let peak = -Infinity;
+    let volume = 0;
+    for (let i = from; i <= to; i++) {
+      peak = Math.max(peak, readings[i]!.levelM);
+      if (weir && i > from) {
+        const a = readings[i - 1]!;
+        const b = readings[i]!;
+        volume += ((weirFlowM3s(weir, a.levelM - crestM) + weirFlowM3s(weir, b.levelM - crestM)) / 2) * ((b.tsMs - a.tsMs) / 1000);
+      }
+    }
+    return { startedAtMs: readings[from]!.tsMs, endedAtMs: ended ? readings[to]!.tsMs : null, peakLevelM: peak, volumeM3: weir ? volume : null };
+  };
+  let openFrom: number | null = null;
+  let open = false;
+  let closeFrom: number | null = null;
+  for (let i = 0; i < readings.length; i++) {
+    const { tsMs, levelM } = readings[i]!;
+    if (!open) {
+      if (levelM < crestM) {
+        openFrom = null;
+        continue;
+      }
+      openFrom ??= i;
+      if (tsMs - readings[openFrom]!.tsMs >= s.onDelayS * 1000) open = true;
+      continue;
+    }
+    if (levelM >= crestM - s.deadbandM) {
+      closeFrom = null;
+      continue;
+    }
+    closeFrom ??= i;
+    if (tsMs - readings[closeFrom]!.tsMs >= s.offDelayS * 1000) {
+      out.push(describe(openFrom!, closeFrom, true));
+      open = false;
+      openFrom = null;
+      closeFrom = null;
+    }
+  }
+  if (open) out.push(describe(openFrom!, readings.length - 1, false));
+  return out;
+}
+
+/** A level wandering around the crest: a small deterministic generator (no randomness between runs). */
+function wandering(count: number, seed: number): Array<{ tsMs: number; levelM: number }> {
+  let x = seed;
+  const next = () => {
+    x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return x / 2_147_483_648;
+  };
+  let ts = t0;
+  return Array.from({ length: count }, (_, i) => {
+    ts += 1000 + Math.floor(next() * 20_000);
+    return { tsMs: ts, levelM: 9 + 0.2 * Math.sin(i / 40 + seed) + (next() - 0.5) * 0.1 };
+  });
+}
+
+describe('the incremental spill tracker', () => {
+  const weir = { widthM: 1.5, coefficient: 0.62 };
+
+  it('tells the spill opened at the reading that completes the on-delay, and closed at the one that completes the off-delay', () => {
+    const tracker = new SpillTracker(9, spill, weir);
+    const levels = [8.9, 9.0, 9.1, 9.2, 9.1, 8.5, 8.5, ...Array(12).fill(8.5)];
+    const changes = every10s(levels).map((r) => tracker.add(r.tsMs, r.levelM));
+    // 9.0 at 10 s starts it; 40 s is the first reading 30 s later.
+    expect(changes.findIndex((c) => c !== null)).toBe(4);
+    expect(changes[4]).toMatchObject({ kind: 'opened', spill: { startedAtMs: t0 + 10 * S, endedAtMs: null, peakLevelM: 9.2 } });
+    expect(tracker.isOpen).toBe(false);
+    // The end's first reading is 8.5 at 50 s; 120 s later (170 s, reading 17) it closes.
+    expect(changes.findIndex((c, i) => i > 4 && c !== null)).toBe(17);
+    expect(changes[17]).toMatchObject({ kind: 'closed', spill: { startedAtMs: t0 + 10 * S, endedAtMs: t0 + 50 * S, peakLevelM: 9.2 } });
+    expect(tracker.current()).toBeNull();
+  });
+
+  it('gives, reading by reading, exactly the spills of the list rule (starts, ends, peaks, weir volumes)', () => {
+    for (const seed of [1, 7, 42, 2026]) {
+      const readings = wandering(3000, seed);
+      for (const settings of [spill, { onDelayS: 0, offDelayS: 0, deadbandM: 0 }, { onDelayS: 300, offDelayS: 30, deadbandM: 0.05 }]) {
+        for (const w of [weir, null]) {
+          const expected = listSpills(readings, 9, settings, w);
+          expect(expected.length).toBeGreaterThan(0);
+          const tracker = new SpillTracker(9, settings, w);
+          const seen: unknown[] = [];
+          for (const r of readings) {
+            const change = tracker.add(r.tsMs, r.levelM);
+            if (change?.kind === 'closed') seen.push(change.spill);
+            // Opened and closed alternate: a change is always the other one of the last.
+            if (change) expect(change.kind).toBe(tracker.isOpen ? 'opened' : 'closed');
+          }
+          if (tracker.current()) seen.push(tracker.current());
+          expect(seen).toEqual(expected);
+          expect(detectSpills(readings, 9, settings, w)).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('a new geometry moves the crest for the readings after it', () => {
+    const tracker = new SpillTracker(9, { ...spill, onDelayS: 0 }, null);
+    expect(tracker.add(t0, 8.5)).toBeNull();
+    tracker.configure(8.4, { ...spill, onDelayS: 0 }, null);
+    expect(tracker.add(t0 + S, 8.5)).toMatchObject({ kind: 'opened', spill: { startedAtMs: t0 + S } });
   });
 });

@@ -23,58 +23,108 @@ export function weirFlowM3s(weir: Weir, headM: number): number {
   return weir.coefficient * (2 / 3) * weir.widthM * Math.sqrt(2 * GRAVITY) * headM ** 1.5;
 }
 
+/** What one reading did to a device's spills: one opened, or the open one closed. */
+export type SpillChange = { kind: 'opened'; spill: DetectedSpill } | { kind: 'closed'; spill: DetectedSpill };
+
 /**
- * The spills in a device's readings, which must be in time order. One opens when readings at or
- * above the crest span `onDelayS` with none below between (it starts at the first of them); it
- * closes when readings below crest − `deadbandM` span `offDelayS` with none at or above that
- * between (it ends at the first of them). The volume is the trapezoidal integral of the weir flow
- * over consecutive readings from start to end.
+ * The spill rule of docs/water.md "Overflow events", one reading at a time (its one home:
+ * `detectSpills` runs it over a list, the server runs one per device on its live readings). Readings
+ * must come in time order. A spill opens when readings at or above the crest span `onDelayS` with
+ * none below between (it starts at the first of them); it closes when readings below crest −
+ * `deadbandM` span `offDelayS` with none at or above that between (it ends at the first of them).
+ * Its peak and, over a weir, its volume (the trapezoidal integral of the weir flow over
+ * consecutive readings) are summed as readings come: readings after the end's first are all below
+ * the crest, where the weir carries nothing, so they add nothing.
  */
-export function detectSpills(readings: readonly { tsMs: number; levelM: number }[], crestM: number, spill: SpillSettings, weir: Weir | null): DetectedSpill[] {
-  const spills: DetectedSpill[] = [];
-  const lowM = crestM - spill.deadbandM;
-  let openFrom: number | null = null; // index of the first reading of a candidate or open spill
-  let open = false;
-  let closeFrom: number | null = null; // index of the first reading of a candidate end
-  for (let i = 0; i < readings.length; i++) {
-    const { tsMs, levelM } = readings[i]!;
-    if (!open) {
-      if (levelM < crestM) {
-        openFrom = null;
-        continue;
-      }
-      openFrom ??= i;
-      if (tsMs - readings[openFrom]!.tsMs >= spill.onDelayS * 1000) open = true;
-      continue;
-    }
-    if (levelM >= lowM) {
-      closeFrom = null;
-      continue;
-    }
-    closeFrom ??= i;
-    if (tsMs - readings[closeFrom]!.tsMs >= spill.offDelayS * 1000) {
-      spills.push(describeSpill(readings, openFrom!, closeFrom, crestM, weir, true));
-      open = false;
-      openFrom = null;
-      closeFrom = null;
-    }
+export class SpillTracker {
+  private crestM: number;
+  private spill: SpillSettings;
+  private weir: Weir | null;
+  /** The candidate or open spill: from its first reading, with its peak and volume so far. */
+  private run: { startedAtMs: number; peakLevelM: number; volumeM3: number; last: { tsMs: number; levelM: number } } | null = null;
+  private open = false;
+  /** The first reading of a candidate end, while the open spill may be closing. */
+  private closeFromMs: number | null = null;
+
+  constructor(crestM: number, spill: SpillSettings, weir: Weir | null) {
+    this.crestM = crestM;
+    this.spill = spill;
+    this.weir = weir;
   }
-  if (open) spills.push(describeSpill(readings, openFrom!, readings.length - 1, crestM, weir, false));
-  return spills;
+
+  /** A new geometry version: the rule goes on with its crest, delays and weir from the next reading. */
+  configure(crestM: number, spill: SpillSettings, weir: Weir | null): void {
+    this.crestM = crestM;
+    this.spill = spill;
+    this.weir = weir;
+  }
+
+  /** The next reading (in time order): what it opened or closed, if anything. */
+  add(tsMs: number, levelM: number): SpillChange | null {
+    if (!this.open) {
+      if (levelM < this.crestM) {
+        this.run = null;
+        return null;
+      }
+      this.extend(tsMs, levelM);
+      if (tsMs - this.run!.startedAtMs < this.spill.onDelayS * 1000) return null;
+      this.open = true;
+      return { kind: 'opened', spill: this.describe(null) };
+    }
+    this.extend(tsMs, levelM);
+    if (levelM >= this.crestM - this.spill.deadbandM) {
+      this.closeFromMs = null;
+      return null;
+    }
+    this.closeFromMs ??= tsMs;
+    if (tsMs - this.closeFromMs < this.spill.offDelayS * 1000) return null;
+    const closed = this.describe(this.closeFromMs);
+    this.open = false;
+    this.run = null;
+    this.closeFromMs = null;
+    return { kind: 'closed', spill: closed };
+  }
+
+  /** The open spill as it stands (to the newest reading); null when none is open. */
+  current(): DetectedSpill | null {
+    return this.open ? this.describe(null) : null;
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  private extend(tsMs: number, levelM: number): void {
+    const run = this.run;
+    if (!run) {
+      this.run = { startedAtMs: tsMs, peakLevelM: levelM, volumeM3: 0, last: { tsMs, levelM } };
+      return;
+    }
+    run.peakLevelM = Math.max(run.peakLevelM, levelM);
+    if (this.weir) {
+      const a = run.last;
+      run.volumeM3 += ((weirFlowM3s(this.weir, a.levelM - this.crestM) + weirFlowM3s(this.weir, levelM - this.crestM)) / 2) * ((tsMs - a.tsMs) / 1000);
+    }
+    run.last = { tsMs, levelM };
+  }
+
+  private describe(endedAtMs: number | null): DetectedSpill {
+    const run = this.run!;
+    return { startedAtMs: run.startedAtMs, endedAtMs, peakLevelM: run.peakLevelM, volumeM3: this.weir ? run.volumeM3 : null };
+  }
 }
 
-function describeSpill(readings: readonly { tsMs: number; levelM: number }[], from: number, to: number, crestM: number, weir: Weir | null, ended: boolean): DetectedSpill {
-  let peak = -Infinity;
-  let volume = 0;
-  for (let i = from; i <= to; i++) {
-    peak = Math.max(peak, readings[i]!.levelM);
-    if (weir && i > from) {
-      const a = readings[i - 1]!;
-      const b = readings[i]!;
-      volume += ((weirFlowM3s(weir, a.levelM - crestM) + weirFlowM3s(weir, b.levelM - crestM)) / 2) * ((b.tsMs - a.tsMs) / 1000);
-    }
+/** The spills in a device's readings, which must be in time order: `SpillTracker` over them. */
+export function detectSpills(readings: readonly { tsMs: number; levelM: number }[], crestM: number, spill: SpillSettings, weir: Weir | null): DetectedSpill[] {
+  const tracker = new SpillTracker(crestM, spill, weir);
+  const spills: DetectedSpill[] = [];
+  for (const { tsMs, levelM } of readings) {
+    const change = tracker.add(tsMs, levelM);
+    if (change?.kind === 'closed') spills.push(change.spill);
   }
-  return { startedAtMs: readings[from]!.tsMs, endedAtMs: ended ? readings[to]!.tsMs : null, peakLevelM: peak, volumeM3: weir ? volume : null };
+  const open = tracker.current();
+  if (open) spills.push(open);
+  return spills;
 }
 
 /**

@@ -26,8 +26,12 @@ import {
   raisedAlarm,
   readingInputs,
   storedForEvaluation,
+  NO_WATER,
+  waterInputs,
+  watchesWater,
   type ConditionInput,
   type EvaluatedReading,
+  type WaterAlarmSource,
 } from './alarm-evaluation';
 import { AlarmReplica } from './alarm-replica';
 import type { AlarmRulesService } from './alarm-rules.service';
@@ -36,6 +40,7 @@ import { fromAlarm, toAlarm, type AlarmChange, type AlarmRecord, type AlarmsRepo
 import { OpenAlarms } from './open-alarms';
 
 export type { AlarmChangeStore } from './alarm-batcher';
+export type { WaterAlarmSource } from './alarm-evaluation';
 
 /** A rule's condition: what the latest input says, and what the alarm follows (after the delays). */
 interface Condition {
@@ -117,6 +122,8 @@ export class AlarmEngine {
     private readonly placement: Placement = SOLO,
     /** Several instances: where an act on an alarm of a device held elsewhere goes; none when alone. */
     private readonly router: AlarmRouter | null = null,
+    /** A level sensor's time to overflow and open spills (the water feature's, given at composition). */
+    private readonly water: WaterAlarmSource = NO_WATER,
   ) {
     const runsTimersOf = (deviceId: string) => placement.runsTimersOf(deviceId);
     this.timers = new AlarmTimers(runsTimersOf);
@@ -149,6 +156,10 @@ export class AlarmEngine {
       this.bus.on('device.removed', ({ id }) => quietly(this.submit(() => this.suppressDevice(id)))),
       this.bus.on('command.updated', (command) => quietly(this.submit(() => this.onCommand(command)))),
       this.bus.on('alarm_rule.updated', ({ deviceId, rule }) => quietly(this.submit(() => this.ruleChanged(deviceId, rule)))),
+      // Only devices with a water rule on are looked at: the others' readings cost nothing more here.
+      this.water.onChange((deviceId) => {
+        if (watchesWater(this.rules.rulesFor(deviceId))) quietly(this.submit(() => this.onWater(deviceId)));
+      }),
     );
     await this.reevaluateAll();
   }
@@ -326,6 +337,13 @@ export class AlarmEngine {
     for (const input of readingInputs(device, reading, this.rules.rulesFor(deviceId), this.heldBefore, this.levels)) this.input(device, input);
   }
 
+  /** A level sensor's figures or spills changed (a stored reading, a new geometry): its water rules are judged again. */
+  private onWater(deviceId: string): void {
+    const device = this.evaluable(deviceId);
+    if (!device || device.type !== 'level_sensor') return;
+    for (const input of waterInputs(deviceId, this.rules.rulesFor(deviceId), this.water, this.heldBefore)) this.input(device, input);
+  }
+
   private onDevice(device: Device): void {
     const previous = this.lastStatus.get(device.id);
     this.lastStatus.set(device.id, device.status);
@@ -333,6 +351,8 @@ export class AlarmEngine {
       this.suppressDevice(device.id);
       return;
     }
+    // Its data may have gone stale (no forecast any more): the time to overflow is judged again.
+    if (device.type === 'level_sensor' && watchesWater(this.rules.rulesFor(device.id))) this.onWater(device.id);
     if (previous === device.status) return;
     const record = this.evaluable(device.id);
     // A device never heard since it was created raises none (docs/decisions/009-alarm-engine.md).
@@ -366,6 +386,7 @@ export class AlarmEngine {
     this.lastStatus.delete(deviceId);
     this.onDevice(api);
     if (api.reading) this.onReading(deviceId, apiForEvaluation(api.reading));
+    this.onWater(deviceId);
   }
 
   // --- conditions ---------------------------------------------------------------------------

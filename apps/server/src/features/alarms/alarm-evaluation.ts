@@ -1,4 +1,5 @@
 import {
+  aboveCrestAlarmMessage,
   eventAlarmMessage,
   isAlarmOpen,
   isLevelSetpointKind,
@@ -9,7 +10,11 @@ import {
   nextAlarmState,
   riseAlarmMessage,
   riseRatePerMin,
+  timeToOverflowAlarmMessage,
+  timeToOverflowHolds,
+  ALARM_KIND_LABELS,
   ALARM_RULE_LIMITS,
+  DEFAULT_OVERFLOW_SETPOINT_MIN,
   type AlarmEvent,
   type AlarmRule,
   type Reading,
@@ -95,9 +100,64 @@ export function readingInputs(
   return inputs;
 }
 
-/** The peak an open alarm shows after `value`: the lowest for a low-level rule, else the highest. */
+/**
+ * What the engine reads of a level sensor's water (docs/water.md "Alarms"): a port the water
+ * feature fills in at composition, so that the engine knows nothing of how figures and spills are
+ * computed.
+ */
+export interface WaterAlarmSource {
+  /** The live time to overflow, s; null without a forecast (no shape or crest, no inflow, stale data). */
+  timeToOverflowS(deviceId: string): number | null;
+  /** The device's open overflow event (its highest level so far, and the crest), or null. */
+  openSpill(deviceId: string): { startedAtMs: number; peakLevelM: number; crestM: number } | null;
+  /** Calls `listener` whenever a device's figures or spills may have changed; returns the unsubscribe. */
+  onChange(listener: (deviceId: string) => void): () => void;
+}
+
+/** No water feature: no forecasts, no spills. */
+export const NO_WATER: WaterAlarmSource = { timeToOverflowS: () => null, openSpill: () => null, onChange: () => () => undefined };
+
+/** Whether the device has an enabled rule of a water kind (otherwise its water changes are not looked at). */
+export function watchesWater(rules: readonly AlarmRule[]): boolean {
+  return rules.some((r) => r.enabled && (r.kind === 'time_to_overflow' || r.kind === 'level_above_crest'));
+}
+
+/**
+ * The conditions a level sensor's water sets (docs/water.md "Alarms"): its time to overflow
+ * against each enabled time_to_overflow rule, and whether one of its overflow events is open.
+ */
+export function waterInputs(deviceId: string, rules: readonly AlarmRule[], water: WaterAlarmSource, heldBefore: (ruleId: string) => boolean): ConditionInput[] {
+  const inputs: ConditionInput[] = [];
+  for (const rule of rules) {
+    if (!rule.enabled) continue;
+    if (rule.kind === 'time_to_overflow') {
+      const ttoS = water.timeToOverflowS(deviceId);
+      const limitMin = rule.setpointMin ?? DEFAULT_OVERFLOW_SETPOINT_MIN;
+      inputs.push({
+        kind: rule.kind,
+        holds: timeToOverflowHolds(rule, ttoS, heldBefore(rule.id)),
+        value: ttoS,
+        describe: () => (ttoS === null ? ALARM_KIND_LABELS.time_to_overflow : timeToOverflowAlarmMessage(ttoS, limitMin)),
+      });
+    } else if (rule.kind === 'level_above_crest') {
+      const spill = water.openSpill(deviceId);
+      inputs.push({
+        kind: rule.kind,
+        holds: spill !== null,
+        value: spill?.peakLevelM ?? null,
+        describe: () => (spill ? aboveCrestAlarmMessage(spill.peakLevelM, spill.crestM) : ALARM_KIND_LABELS.level_above_crest),
+      });
+    }
+  }
+  return inputs;
+}
+
+/**
+ * The peak an open alarm shows after `value`: the lowest for a low-level rule and for the time to
+ * overflow (the shortest forecast), else the highest.
+ */
 export function peakAfter(rule: AlarmRule, peak: number | null, value: number): number {
-  const low = isLevelSetpointKind(rule.kind) && LEVEL_SETPOINT_KINDS[rule.kind] === 'below';
+  const low = (isLevelSetpointKind(rule.kind) && LEVEL_SETPOINT_KINDS[rule.kind] === 'below') || rule.kind === 'time_to_overflow';
   if (peak === null) return value;
   return low ? Math.min(peak, value) : Math.max(peak, value);
 }

@@ -1,24 +1,30 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AlarmKind, AlarmPriority, AlarmRule } from '@agua/shared';
+import { isLevelSetpointKind, type AlarmKind, type AlarmPriority, type AlarmRule } from '@agua/shared';
 import type { AlarmRulesTable, Database } from '../../storage/schema';
 
 export interface StoredAlarmRule extends AlarmRule {
   deviceId: string;
+  /** An admin edited it (docs/water.md "Alarms": a first crest then leaves the water kinds alone). */
+  edited: boolean;
 }
 
 function toRule(row: Selectable<AlarmRulesTable>): StoredAlarmRule {
+  const kind = row.kind as AlarmKind;
   return {
     id: row.id,
     deviceId: row.device_id,
-    kind: row.kind as AlarmKind,
+    kind,
     enabled: row.enabled === 1,
     priority: row.priority as AlarmPriority,
-    ...(row.setpoint_pct !== null ? { setpointPct: row.setpoint_pct } : {}),
+    // A level rule has its setpoint in % or in metres, the other null.
+    ...(isLevelSetpointKind(kind) ? { setpointPct: row.setpoint_pct, setpointM: row.setpoint_m } : {}),
+    ...(row.setpoint_min !== null ? { setpointMin: row.setpoint_min } : {}),
     ...(row.rate_per_min !== null ? { ratePerMin: row.rate_per_min } : {}),
     ...(row.window_s !== null ? { windowS: row.window_s } : {}),
     deadbandPct: row.deadband_pct,
     onDelayS: row.on_delay_s,
     offDelayS: row.off_delay_s,
+    edited: row.edited === 1,
   };
 }
 
@@ -30,11 +36,14 @@ function toRow(r: StoredAlarmRule): AlarmRulesTable {
     enabled: r.enabled ? 1 : 0,
     priority: r.priority,
     setpoint_pct: r.setpointPct ?? null,
+    setpoint_m: r.setpointM ?? null,
+    setpoint_min: r.setpointMin ?? null,
     rate_per_min: r.ratePerMin ?? null,
     window_s: r.windowS ?? null,
     deadband_pct: r.deadbandPct,
     on_delay_s: r.onDelayS,
     off_delay_s: r.offDelayS,
+    edited: r.edited ? 1 : 0,
     updated_at_ms: Date.now(),
   };
 }

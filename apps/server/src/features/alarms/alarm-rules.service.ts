@@ -1,11 +1,13 @@
 import {
   alarmRulesProblem,
   defaultAlarmRules,
+  isCrestAlarmKind,
   isLevelSetpointKind,
   levelThresholdsOf,
   type AlarmRule,
   type AlarmRuleUpdateBody,
   type DeviceType,
+  type WaterType,
 } from '@agua/shared';
 import { AppError, notFound } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
@@ -20,6 +22,8 @@ export interface RuleDevice {
   id: string;
   type: DeviceType;
   settings: DeviceSettings;
+  /** Clean water watches its low levels by default (docs/water.md "Alarms"). */
+  waterType?: WaterType | null;
 }
 
 interface Actor {
@@ -30,13 +34,22 @@ interface Actor {
 /** The settings only some kinds have; any other kind refuses them. */
 const KIND_ONLY_FIELDS = {
   setpointPct: (r: AlarmRule) => isLevelSetpointKind(r.kind),
+  setpointM: (r: AlarmRule) => isLevelSetpointKind(r.kind),
+  setpointMin: (r: AlarmRule) => r.kind === 'time_to_overflow',
   ratePerMin: (r: AlarmRule) => r.kind === 'rate_of_rise',
   windowS: (r: AlarmRule) => r.kind === 'rate_of_rise',
 } as const;
 
+/** The rule as the API shows it (what is stored besides stays here). */
+function apiRule({ deviceId: _device, edited: _edited, ...rule }: StoredAlarmRule): AlarmRule {
+  return rule;
+}
+
 /**
  * Each device's alarm rules (docs/alarms.md "Alarm rules"): kept in memory for evaluation, stored,
- * made with the defaults for every device, edited with manage_devices (audited).
+ * made with the defaults for every device, edited with manage_devices (audited). The water kinds
+ * follow the device's crest (docs/water.md "Alarms"): on with a first crest unless an admin edited
+ * them before, off when it is removed.
  */
 export class AlarmRulesService {
   private readonly byDevice = new Map<string, StoredAlarmRule[]>();
@@ -45,6 +58,8 @@ export class AlarmRulesService {
     private readonly repo: AlarmRulesRepository,
     private readonly audit: AuditService,
     private readonly bus: EventBus,
+    /** Whether the device's current geometry has a crest (the water feature's; none before it exists). */
+    private readonly hasCrest: (deviceId: string) => boolean = () => false,
   ) {}
 
   /** Loads every rule; a device missing some of its kinds (older than alarms) gets the defaults. */
@@ -56,7 +71,7 @@ export class AlarmRulesService {
 
   /** The device's rules, in the order people see them. */
   rulesOf(deviceId: string): AlarmRule[] {
-    return (this.byDevice.get(deviceId) ?? []).map(({ deviceId: _device, ...rule }) => rule);
+    return (this.byDevice.get(deviceId) ?? []).map(apiRule);
   }
 
   /** The device's rules as held for evaluation (no copy: the engine reads them on every reading). */
@@ -75,9 +90,10 @@ export class AlarmRulesService {
   /** Gives a device the default rule of every kind it has none of. */
   async createDefaults(device: RuleDevice): Promise<void> {
     const have = new Set(this.rulesList(device.id).map((r) => r.kind));
-    const missing = defaultAlarmRules(device.type, device.settings)
+    const context = { waterType: device.waterType ?? null, hasCrest: this.hasCrest(device.id) };
+    const missing = defaultAlarmRules(device.type, device.settings, context)
       .filter((r) => !have.has(r.kind))
-      .map((r): StoredAlarmRule => ({ id: newId('rul'), deviceId: device.id, ...r }));
+      .map((r): StoredAlarmRule => ({ id: newId('rul'), deviceId: device.id, ...r, edited: false }));
     if (missing.length === 0) return;
     await this.repo.insertMissing(missing);
     const order = defaultAlarmRules(device.type, {}).map((r) => r.kind);
@@ -102,13 +118,30 @@ export class AlarmRulesService {
     if (moved.length === 0) return;
     // The thresholds themselves are valid (warning < critical); the low setpoints may not fit below.
     const candidate = this.rulesList(device.id).map((r) => moved.find((m) => m.id === r.id) ?? r);
-    if (alarmRulesProblem(candidate)) return;
+    if (alarmRulesProblem(candidate, now.maxLevel)) return;
     await this.repo.saveAll(moved);
     this.byDevice.set(device.id, candidate);
   }
 
-  /** Edits one rule; 404 for a rule the device does not have, 422 for settings that cannot hold. */
-  async update(deviceId: string, ruleId: string, patch: AlarmRuleUpdateBody, actor: Actor): Promise<AlarmRule> {
+  /**
+   * The device's crest came or went (a new geometry version, stored here): with a crest the water
+   * kinds are on unless an admin edited them before; without one they are off (docs/water.md).
+   */
+  async crestChanged(deviceId: string, hasCrest: boolean): Promise<void> {
+    const list = this.rulesList(deviceId);
+    const moved = list.filter((r) => isCrestAlarmKind(r.kind) && (hasCrest ? !r.enabled && !r.edited : r.enabled)).map((r) => ({ ...r, enabled: hasCrest }));
+    if (moved.length === 0) return;
+    await this.repo.saveAll(moved);
+    this.byDevice.set(deviceId, list.map((r) => moved.find((m) => m.id === r.id) ?? r));
+    for (const rule of moved) this.bus.emit('alarm_rule.updated', { deviceId, rule: apiRule(rule) });
+  }
+
+  /**
+   * Edits one rule; 404 for a rule the device does not have, 422 for settings that cannot hold. A
+   * level setpoint given in % or in metres replaces the other (both at once: 422).
+   */
+  async update(device: RuleDevice, ruleId: string, patch: AlarmRuleUpdateBody, actor: Actor): Promise<AlarmRule> {
+    const deviceId = device.id;
     const list = this.rulesList(deviceId);
     const current = list.find((r) => r.id === ruleId);
     if (!current) throw notFound('ALARM_RULE_NOT_FOUND');
@@ -117,9 +150,12 @@ export class AlarmRulesService {
         throw new AppError(422, 'ALARM_RULE_INVALID', { field, reason: 'not_for_kind' });
       }
     }
-    const next = { ...current, ...definedOnly(patch) } as StoredAlarmRule;
+    if (patch.setpointPct !== undefined && patch.setpointM !== undefined) throw new AppError(422, 'ALARM_RULE_INVALID', { field: 'setpointM', reason: 'setpoint_pct_and_m' });
+    const next = { ...current, ...definedOnly(patch), edited: true } as StoredAlarmRule;
+    if (patch.setpointPct !== undefined) next.setpointM = null;
+    if (patch.setpointM !== undefined) next.setpointPct = null;
     const candidate = list.map((r) => (r.id === ruleId ? next : r));
-    const problem = alarmRulesProblem(candidate);
+    const problem = alarmRulesProblem(candidate, levelThresholdsOf(device.settings).maxLevel, next);
     if (problem) throw new AppError(422, 'ALARM_RULE_INVALID', problem);
     await this.repo.save(next);
     this.byDevice.set(deviceId, candidate);
@@ -132,7 +168,7 @@ export class AlarmRulesService {
       ip: actor.ip,
       details: { ruleId, kind: current.kind, changes: definedOnly(patch) },
     });
-    const { deviceId: _device, ...rule } = next;
+    const rule = apiRule(next);
     this.bus.emit('alarm_rule.updated', { deviceId, rule });
     return rule;
   }

@@ -9,7 +9,7 @@ import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
 import { toAlarmChangeRows } from './alarm-change-rows';
-import { AlarmEngine, type AlarmChangeStore, type AlarmRouter } from './alarm-engine';
+import { AlarmEngine, type AlarmChangeStore, type AlarmRouter, type WaterAlarmSource } from './alarm-engine';
 import { AlarmRulesRepository } from './alarm-rules.repository';
 import { AlarmRulesService } from './alarm-rules.service';
 import { AlarmsRepository } from './alarms.repository';
@@ -28,6 +28,12 @@ export interface AlarmsDeps {
   log: FastifyBaseLogger;
   /** Who may shelve a Crítica alarm (ALARM_SHELVE_CRITICAL). */
   shelveCritical: ShelveCriticalAccess;
+  /**
+   * A level sensor's water (docs/water.md "Alarms"): its crest (the water kinds' defaults), its
+   * time to overflow and open spills — the water feature's, passed in so that alarms import none
+   * of it.
+   */
+  water?: WaterAlarmSource & { hasCrest(deviceId: string): boolean };
 }
 
 /** The alarm changes a commit of readings causes, staged before it and stored in its transaction (ADR 009). */
@@ -46,11 +52,11 @@ export interface AlarmsModule {
 
 /** The alarm rules (loaded for every device in service) and the engine that applies them. */
 export async function createAlarms(d: AlarmsDeps): Promise<AlarmsModule> {
-  const rules = new AlarmRulesService(new AlarmRulesRepository(d.db), d.audit, d.bus);
+  const rules = new AlarmRulesService(new AlarmRulesRepository(d.db), d.audit, d.bus, d.water ? (id) => d.water!.hasCrest(id) : undefined);
   await rules.load(d.devices.listRecords().filter((device) => device.retiredAtMs === null));
   const repo = new AlarmsRepository(d.db);
   const store: AlarmChangeStore = { writeAll: (changes) => d.writer.writeAlarms(toAlarmChangeRows(changes)) };
-  const engine = new AlarmEngine(repo, store, rules, d.devices, d.bus, d.log, d.placement, d.router);
+  const engine = new AlarmEngine(repo, store, rules, d.devices, d.bus, d.log, d.placement, d.router, d.water);
   const readingAlarms: ReadingAlarmRows = {
     stageReadings: (items) => {
       const staged = engine.stageReadings(items);

@@ -103,7 +103,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
     config: { access: 'manage_devices' },
     schema: {
       tags,
-      summary: 'Edit one alarm rule (422 ALARM_RULE_INVALID for impossible values: a high setpoint at or below a low one, deadband ≥ 50 %)',
+      summary: 'Edit one alarm rule (422 ALARM_RULE_INVALID for impossible values: a high setpoint at or below a low one, setpointPct and setpointM together, setpointM at or above maxLevel, deadband ≥ 50 %)',
       security: SESSION_SECURITY,
       params: Type.Object({ id: Type.String({ maxLength: 64 }), ruleId: Type.String({ maxLength: 100 }) }),
       body: AlarmRuleUpdateBodySchema,
@@ -111,7 +111,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
     },
     handler: async (req) => {
       const device = activeDevice(req.params.id);
-      return opts.rules.update(device.id, req.params.ruleId, req.body, { user: req.auth!.user, ip: req.ip });
+      return opts.rules.update(device, req.params.ruleId, req.body, { user: req.auth!.user, ip: req.ip });
     },
   });
 

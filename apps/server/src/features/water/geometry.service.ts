@@ -30,8 +30,8 @@ export class GeometryService {
     private readonly repo: GeometryRepository,
     private readonly deviceOf: (id: string) => DeviceRecord | undefined,
     private readonly audit: AuditService,
-    /** Told after a new version is stored here (the live figures follow it, other instances reload). */
-    private readonly changed: (deviceId: string) => void,
+    /** Told after a new version is stored here (the alarm rules and live figures follow it, other instances reload); awaited before the PUT answers. */
+    private readonly changed: (deviceId: string) => void | Promise<void>,
   ) {}
 
   async load(): Promise<void> {
@@ -111,7 +111,7 @@ export class GeometryService {
       if (await this.repo.insert({ deviceId, version, validFromMs: Date.now(), by, geometry: resolved.geometry })) {
         await this.reload(deviceId);
         await this.audit.record({ action: 'device.geometry_changed', userId: actor.user.id, username: actor.user.username, target: `device:${deviceId}`, result: 'ok', ip: actor.ip, details: { version } });
-        this.changed(deviceId);
+        await this.changed(deviceId);
         return this.get(deviceId);
       }
     }

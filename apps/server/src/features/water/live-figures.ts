@@ -27,29 +27,32 @@ export class LiveWaterFigures {
     this.now = deps.now ?? Date.now;
   }
 
-  /** A committed message's or batch's readings (stored here): every one counts in the flow. */
-  addRows(deviceId: string, rows: ReadonlyArray<{ tsMs: number; valueNum: number | null; status: ReadingStatus }>): void {
-    for (const row of rows) if (row.valueNum !== null) this.addPoint(deviceId, { tsMs: row.tsMs, levelM: row.valueNum, fault: row.status === 'fault' });
+  /** A committed message's or batch's readings (stored here): every one counts in the flow. Whether any was new here. */
+  addRows(deviceId: string, rows: ReadonlyArray<{ tsMs: number; valueNum: number | null; status: ReadingStatus }>): boolean {
+    let added = false;
+    for (const row of rows) if (row.valueNum !== null && this.addPoint(deviceId, { tsMs: row.tsMs, levelM: row.valueNum, fault: row.status === 'fault' })) added = true;
+    return added;
   }
 
-  /** A device's new current reading, as the live socket tells it (stored here or on another instance). */
-  add(deviceId: string, reading: Pick<Reading, 'ts' | 'value' | 'status'>): void {
-    if (typeof reading.value !== 'number') return;
-    this.addPoint(deviceId, { tsMs: Date.parse(reading.ts), levelM: reading.value, fault: reading.status === 'fault' });
+  /** A device's new current reading, as the live socket tells it (stored here or on another instance). Whether it was new here. */
+  add(deviceId: string, reading: Pick<Reading, 'ts' | 'value' | 'status'>): boolean {
+    if (typeof reading.value !== 'number') return false;
+    return this.addPoint(deviceId, { tsMs: Date.parse(reading.ts), levelM: reading.value, fault: reading.status === 'fault' });
   }
 
   /** In time order, once per time (a reading heard both ways counts once); a late one finds its place. */
-  private addPoint(deviceId: string, point: LevelPoint): void {
+  private addPoint(deviceId: string, point: LevelPoint): boolean {
     const points = this.recent.get(deviceId) ?? [];
     let i = points.length;
     while (i > 0 && points[i - 1]!.tsMs > point.tsMs) i--;
-    if (i > 0 && points[i - 1]!.tsMs === point.tsMs) return;
+    if (i > 0 && points[i - 1]!.tsMs === point.tsMs) return false;
     points.splice(i, 0, point);
     const newest = points[points.length - 1]!.tsMs;
     let drop = 0;
     while (drop < points.length && (newest - points[drop]!.tsMs > KEPT_MS || points.length - drop > MAX_KEPT_POINTS)) drop++;
     if (drop > 0) points.splice(0, drop);
     this.recent.set(deviceId, points);
+    return true;
   }
 
   /** The sensor's figures now; null for a gate, without a shape, or without a usable reading. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Geometry, ReadingStatus } from '@agua/shared';
 import { seedDemoGeometries } from '../../demo/seed';
 import type { EventBus } from '../../lib/event-bus';
 import type { Database } from '../../storage/schema';
@@ -11,6 +12,7 @@ import { DailyTotalsService, NO_OVERFLOW_EVENTS, type OverflowEventCounts } from
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 import { LiveWaterFigures } from './live-figures';
+import { LiveSpills } from './live-spills';
 
 export interface WaterDeps {
   db: Kysely<Database>;
@@ -29,10 +31,33 @@ export interface WaterDeps {
   overflowEvents?: OverflowEventCounts;
 }
 
+/**
+ * What the alarms read of a level sensor's water (docs/water.md "Alarms"), handed to them at
+ * composition: its crest, its time to overflow, its open spill, and when any of these may have
+ * changed (a stored reading, a new geometry).
+ */
+export interface WaterAlarmFeed {
+  hasCrest(deviceId: string): boolean;
+  timeToOverflowS(deviceId: string): number | null;
+  openSpill(deviceId: string): { startedAtMs: number; peakLevelM: number; crestM: number } | null;
+  onChange(listener: (deviceId: string) => void): () => void;
+}
+
 export interface WaterModule {
   geometry: GeometryService;
   analytics: WaterAnalyticsService;
   figures: LiveWaterFigures;
+  /** Each level sensor's spills as its readings come (the alarms follow them; the stored overflow events will). */
+  spills: LiveSpills;
+  /** A committed message's or batch's readings: the live figures and spills take them. */
+  readingsStored(deviceId: string, rows: ReadonlyArray<{ tsMs: number; valueNum: number | null; status: ReadingStatus }>): void;
+  /** The alarms' view of the water. */
+  alarmFeed: WaterAlarmFeed;
+  /**
+   * Runs after a new geometry version is stored here (awaited before the PUT answers; not for a
+   * version stored by another instance): the alarm rules follow a crest that came or went.
+   */
+  onGeometryStored(listener: (deviceId: string, geometry: Geometry) => Promise<void>): void;
   /** Daily totals: the route's, and the job list's recomputation. */
   daily: DailyTotalsService;
   repo: GeometryRepository;
@@ -49,17 +74,36 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
   const repo = new GeometryRepository(d.db);
   if (d.demo) await seedDemoGeometries(repo, (id) => d.devices.get(id)?.retiredAtMs === null, Date.now());
   const deviceOf = (id: string) => d.devices.get(id);
-  const geometry = new GeometryService(repo, deviceOf, d.audit, (deviceId) => {
+  const storedListeners: Array<(deviceId: string, geometry: Geometry) => Promise<void>> = [];
+  const changeListeners = new Set<(deviceId: string) => void>();
+  const changed = (deviceId: string) => {
+    for (const listener of changeListeners) listener(deviceId);
+  };
+  const geometry = new GeometryService(repo, deviceOf, d.audit, async (deviceId) => {
+    for (const listener of storedListeners) await listener(deviceId, geometry.current(deviceId));
     d.bus.emit('device.geometry_changed', { deviceId });
     const device = d.devices.getApi(deviceId);
     if (device) d.bus.emit('device.updated', device);
   });
   await geometry.load();
   const figures = new LiveWaterFigures({ deviceOf, geometryOf: (id) => geometry.current(id), offlineAfterS: (device) => offlineAfterS(device, d.defaultOfflineAfterS) });
-  await preload(figures, d);
-  d.feed.on('reading.created', ({ deviceId, reading }) => figures.add(deviceId, reading));
-  d.bus.on('device.geometry_changed', ({ deviceId }) => void geometry.reload(deviceId));
-  d.bus.on('device.removed', ({ id }) => figures.forget(id));
+  const spills = new LiveSpills((id, tsMs) => geometry.at(id, tsMs));
+  const readingsStored: WaterModule['readingsStored'] = (deviceId, rows) => {
+    const added = figures.addRows(deviceId, rows);
+    if (spills.addRows(deviceId, rows) || added) changed(deviceId);
+  };
+  await preload(readingsStored, d);
+  d.feed.on('reading.created', ({ deviceId, reading }) => {
+    const added = figures.add(deviceId, reading);
+    const judged = typeof reading.value === 'number' && spills.add(deviceId, Date.parse(reading.ts), reading.value, reading.status === 'fault');
+    if (added || judged) changed(deviceId);
+  });
+  // Here or on another instance: the figures follow the new version once it is read.
+  d.bus.on('device.geometry_changed', ({ deviceId }) => void geometry.reload(deviceId).then(() => changed(deviceId), () => undefined));
+  d.bus.on('device.removed', ({ id }) => {
+    figures.forget(id);
+    spills.forget(id);
+  });
   d.devices.useWaterFigures((deviceId) => figures.analyticsOf(deviceId));
   const daily = new DailyTotalsService({
     geometry,
@@ -69,14 +113,39 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
     devices: () => d.devices.listRecords(),
     overflowEvents: d.overflowEvents ?? NO_OVERFLOW_EVENTS,
   });
-  return { repo, geometry, figures, daily, analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf) };
+  const alarmFeed: WaterAlarmFeed = {
+    hasCrest: (deviceId) => geometry.current(deviceId).crestLevelM !== null,
+    timeToOverflowS: (deviceId) => figures.analyticsOf(deviceId)?.timeToOverflowS ?? null,
+    openSpill: (deviceId) => {
+      const open = spills.openOf(deviceId);
+      return open ? { startedAtMs: open.spill.startedAtMs, peakLevelM: open.spill.peakLevelM, crestM: open.crestM } : null;
+    },
+    onChange: (listener) => {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+  };
+  return {
+    repo,
+    geometry,
+    figures,
+    spills,
+    readingsStored,
+    alarmFeed,
+    onGeometryStored: (listener) => storedListeners.push(listener),
+    daily,
+    analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf),
+  };
 }
 
-/** The last hour of every level sensor's readings, so that flows and forecasts hold from the start. */
-async function preload(figures: LiveWaterFigures, d: WaterDeps): Promise<void> {
+/**
+ * The last hour of every level sensor's readings, so that flows, forecasts and a spill under way
+ * hold from the start (a spill open for longer starts, here, at the hour's first reading).
+ */
+async function preload(readingsStored: WaterModule['readingsStored'], d: WaterDeps): Promise<void> {
   const toMs = Date.now() + 1;
   for (const device of d.devices.listRecords()) {
     if (device.type !== 'level_sensor' || device.retiredAtMs !== null) continue;
-    for await (const rows of d.readings(device.id, { fromMs: toMs - PRELOAD_MS, toMs })) figures.addRows(device.id, rows);
+    for await (const rows of d.readings(device.id, { fromMs: toMs - PRELOAD_MS, toMs })) readingsStored(device.id, rows);
   }
 }

@@ -8,6 +8,7 @@ import * as p002 from './migrations/002-seq-boots';
 import * as p003 from './migrations/003-device-geometries';
 import * as p004 from './migrations/004-daily-totals';
 import * as p005 from './migrations/005-reading-raw';
+import * as p006 from './migrations/006-alarm-rule-water';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003-device-geometries': p003,
   '004-daily-totals': p004,
   '005-reading-raw': p005,
+  '006-alarm-rule-water': p006,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */

@@ -33,7 +33,7 @@ export function AlarmRulesButton({ device }: { device: Device }) {
         <DialogContent data-testid="alarm-rules-dialog" className="max-h-[calc(100dvh-2rem)] max-w-3xl overflow-y-auto">
           <DialogHeader>
             <DialogTitle>Reglas de alarma · {device.name}</DialogTitle>
-            <DialogDescription>Puntos de ajuste en % del nivel máximo; la banda muerta evita que la alarma oscile.</DialogDescription>
+            <DialogDescription>Puntos de ajuste en % del nivel máximo o en metros; la banda muerta evita que la alarma oscile.</DialogDescription>
           </DialogHeader>
           {open ? <RulesList deviceId={device.id} /> : null}
         </DialogContent>
@@ -58,14 +58,21 @@ function RulesList({ deviceId }: { deviceId: string }) {
 /** What the server's 422 means for this form, in the operator's words. */
 const RULE_PROBLEMS: Record<string, string> = {
   high_not_above_low: 'Un punto de ajuste alto debe quedar por encima de los bajos de este equipo.',
+  setpoint_above_max_level: 'El punto de ajuste en metros debe quedar por debajo del nivel máximo del equipo.',
+  setpoint_pct_and_m: 'Indique el punto de ajuste en % o en metros, no ambos.',
   deadband_too_large: `La banda muerta debe ser menor que ${ALARM_RULE_LIMITS.deadbandPctMax} %.`,
   not_for_kind: 'Este tipo de alarma no tiene ese ajuste.',
 };
 
-type NumberField = 'setpointPct' | 'ratePerMin' | 'windowS' | 'deadbandPct' | 'onDelayS' | 'offDelayS';
+type NumberField = 'setpointPct' | 'setpointM' | 'setpointMin' | 'ratePerMin' | 'windowS' | 'deadbandPct' | 'onDelayS' | 'offDelayS';
+
+/** How a level rule's setpoint is given: in % of the device's maximum, or in metres (absolute). */
+type SetpointUnit = 'pct' | 'm';
 
 const FIELD_LABELS: Record<NumberField, string> = {
   setpointPct: 'Punto de ajuste (%)',
+  setpointM: 'Punto de ajuste (m)',
+  setpointMin: 'Desborde en menos de (min)',
   ratePerMin: 'Límite (m/min)',
   windowS: 'Ventana (s)',
   deadbandPct: 'Banda muerta (%)',
@@ -74,15 +81,19 @@ const FIELD_LABELS: Record<NumberField, string> = {
 };
 
 /**
- * The settings that mean something for a kind: a setpoint and its deadband for level alarms, a
- * rate and window for the rise, and no delays for 'command_failed' (an event, not a condition).
+ * The settings that mean something for a kind: a setpoint (in % or in metres) and its deadband
+ * for level alarms, a rate and window for the rise, the minutes and deadband of the overflow
+ * forecast, and no delays for 'command_failed' (an event, not a condition).
  */
-function fieldsOf(kind: AlarmKind): NumberField[] {
+function fieldsOf(kind: AlarmKind, unit: SetpointUnit): NumberField[] {
   const delays: NumberField[] = kind === 'command_failed' ? [] : ['onDelayS', 'offDelayS'];
-  if (isLevelSetpointKind(kind)) return ['setpointPct', 'deadbandPct', ...delays];
+  if (isLevelSetpointKind(kind)) return [unit === 'm' ? 'setpointM' : 'setpointPct', 'deadbandPct', ...delays];
   if (kind === 'rate_of_rise') return ['ratePerMin', 'windowS', ...delays];
+  if (kind === 'time_to_overflow') return ['setpointMin', 'deadbandPct', ...delays];
   return delays;
 }
+
+const ALL_FIELDS: NumberField[] = ['setpointPct', 'setpointM', 'setpointMin', 'ratePerMin', 'windowS', 'deadbandPct', 'onDelayS', 'offDelayS'];
 
 interface RuleProblem {
   message: string;
@@ -99,10 +110,12 @@ const numberOrUndefined = (text: string) => (text.trim() === '' ? undefined : Nu
 
 function RuleRow({ deviceId, rule }: { deviceId: string; rule: AlarmRule }) {
   const save = useSaveAlarmRule(deviceId);
-  const fields = fieldsOf(rule.kind);
+  const levelRule = isLevelSetpointKind(rule.kind);
+  const [unit, setUnit] = useState<SetpointUnit>(rule.setpointM !== undefined && rule.setpointM !== null ? 'm' : 'pct');
+  const fields = fieldsOf(rule.kind, unit);
   const [enabled, setEnabled] = useState(rule.enabled);
   const [priority, setPriority] = useState(String(rule.priority));
-  const [numbers, setNumbers] = useState(() => Object.fromEntries(fields.map((f) => [f, rule[f]?.toString() ?? ''])) as Partial<Record<NumberField, string>>);
+  const [numbers, setNumbers] = useState(() => Object.fromEntries(ALL_FIELDS.map((f) => [f, rule[f]?.toString() ?? ''])) as Partial<Record<NumberField, string>>);
   const [problem, setProblem] = useState<RuleProblem | null>(null);
   const id = (field: string) => `rule-${rule.id}-${field}`;
 
@@ -125,7 +138,13 @@ function RuleRow({ deviceId, rule }: { deviceId: string; rule: AlarmRule }) {
           <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} className="size-4" />
           {ALARM_KIND_LABELS[rule.kind]}
         </label>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
+          {levelRule ? (
+            <NativeSelect aria-label="Punto de ajuste en" value={unit} onChange={(e) => setUnit(e.target.value as SetpointUnit)} className="h-9 w-36">
+              <option value="pct">% del máximo</option>
+              <option value="m">metros</option>
+            </NativeSelect>
+          ) : null}
           <NativeSelect aria-label="Prioridad" value={priority} onChange={(e) => setPriority(e.target.value)} className="h-9 w-32">
             {([1, 2, 3, 4] as const).map((p) => (
               <option key={p} value={p}>
@@ -148,6 +167,7 @@ function RuleRow({ deviceId, rule }: { deviceId: string; rule: AlarmRule }) {
                 id={id(f)}
                 type="number"
                 step={f === 'windowS' || f.endsWith('DelayS') ? '1' : 'any'}
+                min={f === 'setpointM' ? 0 : undefined}
                 value={numbers[f] ?? ''}
                 aria-invalid={problem?.field === f ? true : undefined}
                 aria-describedby={problem?.field === f ? id('error') : undefined}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BellRing, Cpu, Cylinder, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
-import { ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
+import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
@@ -172,7 +172,12 @@ export function ManualContent() {
         </p>
         <p>
           Las reglas de cada dispositivo (activada, prioridad, punto de ajuste, banda muerta y retardos) se cambian en{' '}
-          <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. El botón{' '}
+          <strong>Dispositivos</strong>, botón <strong>Reglas de alarma</strong>, con permiso para gestionar dispositivos. El punto de
+          ajuste de un nivel se da en % del nivel máximo o en metros; en metros no se mueve al cambiar los umbrales del equipo. Los
+          sensores de nivel con vertedero tienen además <strong>{ALARM_KIND_LABELS.time_to_overflow}</strong> (el desborde previsto
+          llega antes de los minutos indicados, 60 por defecto) y <strong>{ALARM_KIND_LABELS.level_above_crest}</strong> (un
+          desbordamiento en curso), ambas {ALARM_PRIORITY_LABELS[1]}: se activan solas al darle al equipo su primer vertedero y se
+          desactivan al quitárselo. Los sensores de agua limpia vigilan también el nivel bajo y muy bajo. El botón{' '}
           <strong>Sonido de alarmas</strong> de la cabecera (el altavoz, en todas las pantallas) lo activa o silencia; está apagado
           hasta que se activa y se recuerda en cada navegador. Con el sonido activado, una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
           {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
