@@ -343,7 +343,12 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   });
   // A first crest turns the water alarm kinds on, removing it turns them off (docs/water.md "Alarms").
   water.onGeometryStored((deviceId, geometry) => alarms.rules.crestChanged(deviceId, geometry.crestLevelM !== null));
-  const telemetry = createTelemetry({ writer, devices: devices.service, alarms: alarms.readingAlarms, metrics, stored: (deviceId, rows) => water.readingsStored(deviceId, rows),
+  const telemetry = createTelemetry({
+    writer,
+    devices: devices.service,
+    alarms: alarms.readingAlarms,
+    metrics,
+    stored: (deviceId, rows) => water.readingsStored(deviceId, rows),
     levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
   });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
