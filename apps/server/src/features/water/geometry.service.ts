@@ -1,5 +1,6 @@
 import { DEFAULT_GEOMETRY, levelFromSensor, levelThresholdsOf, type Geometry, resolveGeometry, type DeviceGeometry, type GeometryBody, type GeometryInput, type GeometryVersion } from '@agua/shared';
 import { AppError, notFound, unprocessable } from '../../lib/errors';
+import { KeyedSerial } from '../../lib/keyed-serial';
 import type { AuditService } from '../audit/audit.service';
 import type { DeviceRecord } from '../devices/devices.repository';
 import type { UserRecord } from '../users/users.repository';
@@ -25,6 +26,7 @@ const SAVE_ATTEMPTS = 3;
 export class GeometryService {
   /** Every device's versions, newest first: the ingest path and the live figures read them at every reading. */
   private readonly versions = new Map<string, StoredGeometry[]>();
+  private readonly saves = new KeyedSerial();
 
   constructor(
     private readonly repo: GeometryRepository,
@@ -100,15 +102,24 @@ export class GeometryService {
     };
   }
 
+  /**
+   * Saves a new version. Saves of one device on this instance take turns (each reads the newest
+   * version number, then inserts the next); a save on another instance that takes the same number
+   * first is retried, and only after SAVE_ATTEMPTS such races is the answer 409.
+   */
   async put(deviceId: string, body: GeometryBody, actor: Actor): Promise<DeviceGeometry> {
     const device = this.levelSensor(deviceId, { allowRetired: false });
     const resolved = resolveGeometry(inputOf(body), levelThresholdsOf(device.settings).maxLevel);
     if ('problem' in resolved) throw unprocessable('GEOMETRY_INVALID', resolved.problem);
+    return this.saves.run(deviceId, () => this.save(deviceId, resolved.geometry, actor));
+  }
+
+  private async save(deviceId: string, geometry: Geometry, actor: Actor): Promise<DeviceGeometry> {
     const by = { id: actor.user.id, username: actor.user.username, name: actor.user.name };
     for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
       const versions = await this.repo.versionsOf(deviceId);
       const version = (versions[0]?.version ?? 0) + 1;
-      if (await this.repo.insert({ deviceId, version, validFromMs: Date.now(), by, geometry: resolved.geometry })) {
+      if (await this.repo.insert({ deviceId, version, validFromMs: Date.now(), by, geometry })) {
         await this.reload(deviceId);
         await this.audit.record({ action: 'device.geometry_changed', userId: actor.user.id, username: actor.user.username, target: `device:${deviceId}`, result: 'ok', ip: actor.ip, details: { version } });
         await this.changed(deviceId);
