@@ -8,22 +8,11 @@ import { GATE_1, LEVEL_1, LEVEL_2, levelMsg, postTelemetry } from '../helpers/pr
 import { startServer, tempDataDir, type TestServer } from '../helpers/server';
 import { sqlAll, sqlValue } from '../helpers/sql';
 import { useTimeZone } from '../helpers/time-zone';
+import type { DailyTotals } from '@agua/shared';
 
 useTimeZone('Europe/Madrid');
 
-interface Day {
-  date: string;
-  minLevelM: number | null;
-  maxLevelM: number | null;
-  meanLevelM: number | null;
-  volumeStartM3: number | null;
-  volumeEndM3: number | null;
-  inflowM3: number | null;
-  outflowM3: number | null;
-  secondsAboveCrest: number | null;
-  overflowEvents: number;
-  completenessPct: number;
-}
+type Day = DailyTotals;
 interface Daily {
   from: string;
   to: string;

@@ -6,6 +6,7 @@ import { metreAxisValues } from '@/components/chart/axis-values';
 import { chartFont, readChartColors, withAlpha, type ChartColors } from '@/components/chart/chart-theme';
 import { drawThresholdLines } from '@/components/chart/threshold-lines';
 import { formatInstant, timeAxisValues } from '@/components/chart/time-format';
+import { readoutIndex } from '@/components/chart/readout-index';
 import { UPlotChart } from '@/components/chart/uplot-chart';
 
 export interface LevelThresholdLines {
@@ -76,16 +77,8 @@ function drawThresholdLabels(u: uPlot, t: LevelThresholdLines, c: ChartColors) {
 /** The value under the cursor, or the newest one when the cursor is away. */
 function describe(u: uPlot, idx: number | null | undefined): string {
   const [xs, mins, maxs, means] = u.data as [number[], (number | null)[], (number | null)[], (number | null)[]];
-  let i = idx ?? null;
-  if (i === null) {
-    for (let k = xs.length - 1; k >= 0; k--) {
-      if (means[k] != null) {
-        i = k;
-        break;
-      }
-    }
-    if (i === null) return '';
-  }
+  const i = readoutIndex(means, idx);
+  if (i === null) return '';
   const mean = means[i];
   const when = formatInstant((xs[i] ?? 0) * 1000);
   if (mean == null) return `${when} · sin datos`;

@@ -6,6 +6,7 @@ import { cubicMetreAxisValues } from '@/components/chart/axis-values';
 import { chartFont, readChartColors, withAlpha, type ChartColors } from '@/components/chart/chart-theme';
 import { drawThresholdLines, exposeDrawing } from '@/components/chart/threshold-lines';
 import { formatInstant, timeAxisValues } from '@/components/chart/time-format';
+import { readoutIndex } from '@/components/chart/readout-index';
 import { UPlotChart } from '@/components/chart/uplot-chart';
 
 /** The volume the fill is measured against: at the crest ('Vertedero') or at maxLevel ('Volumen útil'). */
@@ -48,16 +49,8 @@ function drawReference(u: uPlot, reference: VolumeReference, c: ChartColors) {
 /** The volume under the cursor, or the newest one when the cursor is away. */
 function describe(u: uPlot, idx: number | null | undefined): string {
   const [xs, vs] = u.data as [number[], (number | null)[]];
-  let i = idx ?? null;
-  if (i === null) {
-    for (let k = xs.length - 1; k >= 0; k--) {
-      if (vs[k] != null) {
-        i = k;
-        break;
-      }
-    }
-    if (i === null) return '';
-  }
+  const i = readoutIndex(vs, idx);
+  if (i === null) return '';
   const v = vs[i];
   const when = formatInstant((xs[i] ?? 0) * 1000);
   if (v == null) return `${when} · sin datos`;
