@@ -24,6 +24,7 @@ export * from './schemas/system';
 export * from './schemas/telemetry';
 export * from './schemas/user';
 export * from './schemas/water';
+export * from './schemas/overflow';
 export * from './water/analytics';
 export * from './water/flow';
 export * from './water/geometry';
