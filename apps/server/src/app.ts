@@ -31,6 +31,9 @@ import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import { createNotifications, NOTIFICATION_POLL_MS, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
 import { DAILY_TOTALS_EVERY_MS, DAILY_TOTALS_FIRST_AFTER_MS } from './features/water/daily.service';
+import { createOverflows, type OverflowsModule } from './features/overflows/overflows.module';
+import overflowRoutes from './features/overflows/overflows.routes';
+import { OVERFLOW_FLUSH_EVERY_MS } from './features/overflows/overflow-recorder';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
@@ -95,6 +98,7 @@ export interface ServerModules {
   deviceAdmin: DeviceAdminService;
   notifications: Notifications;
   water: WaterModule;
+  overflows: OverflowsModule;
 }
 
 /** A built server: the Fastify instance, and what else its starter and tests need of it. */
@@ -204,6 +208,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
   await app.register(notificationsRoutes, { notifications: notifications.service });
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });
+  await app.register(overflowRoutes, { overflows: modules.overflows.service });
   await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
@@ -271,6 +276,11 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       })
       // Stored daily totals follow their readings (yesterday and today); retention never prunes them.
       .every('daily totals', DAILY_TOTALS_EVERY_MS, () => m.water.daily.recomputeRecent(), { ...leaderOnly, firstAfterMs: DAILY_TOTALS_FIRST_AFTER_MS })
+      // Overflow events: each instance writes the open ones' progress for the devices it stores; the
+      // leader judges every level sensor from its cursor at start (what a stop left unjudged).
+      .every('overflow events progress', OVERFLOW_FLUSH_EVERY_MS, () => m.overflows.recorder.flush(), { onStop: () => m.overflows.recorder.flush() })
+      .add({ name: 'overflow events catch-up', start: () => void m.overflows.recorder.catchUp(), stop: () => m.overflows.recorder.settle() }, leaderOnly)
+      .add({ name: 'overflow events retries', start: () => undefined, stop: () => m.overflows.recorder.stop() })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -328,7 +338,9 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     feed: member?.feed ?? bus,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
     readings: (deviceId, range) => history.service.exportRows(deviceId, range),
+    overflowEvents: (deviceId, days) => overflows.service.countsStarted(deviceId, days),
   });
+  const overflows = createOverflows({ db, geometry: water.geometry, readings: (deviceId, range) => history.service.exportRows(deviceId, range), devices: devices.service, audit: audit.service, bus, log });
   const alarms = await createAlarms({
     db,
     writer,
@@ -348,7 +360,10 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     devices: devices.service,
     alarms: alarms.readingAlarms,
     metrics,
-    stored: (deviceId, rows) => water.readingsStored(deviceId, rows),
+    stored: (deviceId, rows) => {
+      water.readingsStored(deviceId, rows);
+      void overflows.recorder.readingsStored(deviceId, rows);
+    },
     levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
   });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
@@ -413,5 +428,5 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     alarmChanged: () => notifications.sender.kick(),
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water };
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows };
 }

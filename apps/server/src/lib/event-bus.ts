@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Alarm, AlarmRule, Command, Device, Reading } from '@agua/shared';
+import type { Alarm, AlarmRule, Command, Device, OverflowEvent, Reading } from '@agua/shared';
 
 /**
  * In-process events between features. The live socket turns some of them into frames; the
@@ -17,6 +17,8 @@ export interface InternalEvents {
   'device.revoked': { deviceId: string };
   /** Every transition of an alarm (docs/alarms.md). */
   'alarm.updated': Alarm;
+  /** An overflow event opened, grew, closed or was annotated (docs/water.md "Overflow events"). */
+  'overflow.updated': OverflowEvent;
   /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
   /** A device's stored record was created or changed here (other instances load it again). */

@@ -149,6 +149,28 @@ export interface DailyTotalsTable {
   computed_at_ms: number;
 }
 
+export interface OverflowEventsTable {
+  id: string;
+  device_id: string;
+  started_at_ms: number;
+  ended_at_ms: number | null;
+  /** The newest reading judged into the event: an open event lasts to it. */
+  last_reading_ms: number;
+  peak_level_m: number;
+  volume_m3: number | null;
+  method: 'weir' | null;
+  cause: string | null;
+  notified_at_ms: number | null;
+  notes: string | null;
+  updated_at_ms: number;
+}
+
+export interface OverflowCursorsTable {
+  device_id: string;
+  /** The newest reading of the device judged into its overflow events. */
+  judged_to_ms: number;
+}
+
 export interface AlarmRulesTable {
   id: string;
   device_id: string;
@@ -283,4 +305,6 @@ export interface Database {
   broker_credentials: BrokerCredentialsTable;
   device_geometries: DeviceGeometriesTable;
   daily_totals: DailyTotalsTable;
+  overflow_events: OverflowEventsTable;
+  overflow_cursors: OverflowCursorsTable;
 }

@@ -72,6 +72,8 @@ export const ERROR_MESSAGES = {
   TOO_MANY_BUCKETS: 'El rango pide más de 10.000 intervalos: elija un paso mayor o un rango más corto.',
   TOO_MANY_DAYS: 'El rango pide más de 366 días: elija un rango más corto.',
   GEOMETRY_CONFLICT: 'Otra persona guardó la geometría al mismo tiempo; vuelva a intentarlo.',
+  OVERFLOW_EVENT_NOT_FOUND: 'Desbordamiento no encontrado.',
+  NOTIFIED_AT_IN_FUTURE: 'La fecha de aviso a la autoridad no puede ser futura.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',
   WEBHOOK_URL_INVALID: 'La URL del webhook debe ser http:// o https:// con un servidor.',

@@ -1,5 +1,6 @@
 import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
+import type { OverflowEvent } from './overflow';
 import type { User } from './user';
 import type { WaterAnalytics } from '../water/analytics';
 
@@ -14,6 +15,8 @@ export interface LiveEventMap {
   'device.removed': { id: string };
   /** Every transition of an alarm (docs/alarms.md). */
   'alarm.updated': Alarm;
+  /** An overflow event opened, grew, closed or was annotated (docs/water.md "Overflow events"). */
+  'overflow.updated': OverflowEvent;
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
    * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'device.key_rotated',
   'device.deleted',
   'device.geometry_changed',
+  'overflow.updated',
   'alarm.rule_updated',
   'alarm.acked',
   'alarm.shelved',

@@ -15,6 +15,7 @@ const SHARED: readonly EventType[] = [
   'command.updated',
   'device.removed',
   'alarm.updated',
+  'overflow.updated',
   'alarm_rule.updated',
   'device.record_changed',
   'device.geometry_changed',
@@ -22,7 +23,7 @@ const SHARED: readonly EventType[] = [
   'device.revoked',
 ];
 /** Events the live socket turns into frames (or acts on). */
-const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'sessions.ended', 'live.resync'];
+const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'sessions.ended', 'live.resync'];
 
 /** After Redis comes back, the other instances' states arrive within about this long; then browsers get a fresh snapshot. */
 const RESYNC_AFTER_MS = 1_500;
@@ -92,6 +93,7 @@ export class EventBridge {
         devices.applyRemote(data as Device);
         break;
       case 'command.updated':
+      case 'overflow.updated':
         break;
       case 'device.removed':
         devices.remove((data as { id: string }).id, 'elsewhere');

@@ -148,6 +148,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('device.updated', (device) => send({ type: 'device.updated', data: device })),
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
     opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
+    opts.bus.on('overflow.updated', (event) => send({ type: 'overflow.updated', data: event })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     // The instances lost touch for a while: every socket starts again from a fresh snapshot (its
     // session checked again on the way, so the snapshot names the user as they are now).
@@ -194,7 +195,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
       },
       schema: {
         tags: ['live'],
-        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed, alarm.updated, and a heartbeat every 5 s',
+        summary: 'WebSocket of live events: hello, reading.created, device.updated, command.updated, device.removed, alarm.updated, overflow.updated, and a heartbeat every 5 s',
         security: SESSION_SECURITY,
         response: errors(401, 403, 429),
       },

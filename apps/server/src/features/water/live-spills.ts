@@ -1,6 +1,6 @@
 import { SpillTracker, type DetectedSpill, type Geometry, type ReadingStatus } from '@agua/shared';
 
-/** Who follows the spills as they open and close (the alarm engine; the stored overflow events later). */
+/** Who follows the spills as they open and close (the alarm engine; the overflow recorder). */
 export interface SpillListener {
   opened(deviceId: string, spill: DetectedSpill): void;
   closed(deviceId: string, spill: DetectedSpill): void;
@@ -75,6 +75,18 @@ export class LiveSpills {
     const state = this.devices.get(deviceId);
     const spill = state?.tracker.current();
     return state && spill ? { spill, crestM: state.geometry.crestLevelM! } : null;
+  }
+
+  /** The newest reading judged for the device; null before any. */
+  judgedTo(deviceId: string): number | null {
+    return this.devices.get(deviceId)?.lastTsMs ?? null;
+  }
+
+  /** Takes the device's run as another instance of this class left it (a replay of stored readings). */
+  adopt(deviceId: string, from: LiveSpills): void {
+    const state = from.devices.get(deviceId);
+    if (state) this.devices.set(deviceId, state);
+    else this.devices.delete(deviceId);
   }
 
   forget(deviceId: string): void {

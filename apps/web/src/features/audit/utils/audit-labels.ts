@@ -27,6 +27,7 @@ export const AUDIT_ACTION_GROUPS = [
       'device.key_rotated': 'Clave de dispositivo renovada',
       'device.deleted': 'Dispositivo retirado',
       'device.geometry_changed': 'Geometría modificada',
+      'overflow.updated': 'Desbordamiento anotado',
     },
   },
   {
