@@ -75,7 +75,8 @@ describe('daily totals per local day', () => {
     expect(items.map((d) => d.date)).toEqual(['2026-11-10', '2026-11-11']);
     for (const d of items) expect(Object.keys(d).sort()).toEqual([...FIELDS].sort());
     const [day, empty] = items as [Day, Day];
-    expect(day).toMatchObject({ minLevelM: 3, maxLevelM: 9.5, volumeStartM3: 48, volumeEndM3: 96, secondsAboveCrest: 1200, overflowEvents: 0 });
+    // 9.5 and 9.2 m span 10 min at or above the crest: one overflow event, started that day.
+    expect(day).toMatchObject({ minLevelM: 3, maxLevelM: 9.5, volumeStartM3: 48, volumeEndM3: 96, secondsAboveCrest: 1200, overflowEvents: 1 });
     expect(day.meanLevelM).toBeCloseTo((3 + 5 + 9.5 + 9.2 + 8 + 4) / 6, 9);
     // The walk: 48 → 72 → 120 → 228 in (180), then → 220.8 → 192 → 96 out (132).
     expect(day.inflowM3).toBeCloseTo(180, 9);
