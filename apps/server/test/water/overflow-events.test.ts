@@ -167,6 +167,21 @@ describe('overflow events', () => {
     expect(noWeir).toMatchObject({ events: 1, spills1224: 1, totalVolumeM3: null });
   });
 
+  it('the 12/24 count: spills 3 h apart count 1, spills 30 h apart count 2', async () => {
+    const spill = (fromMs: number) => every10s(fromMs, [...repeat(4.5, 6), ...repeat(3.0, 14)]);
+    const base = Date.now() - 40 * 3_600 * S;
+    await sensor('rebose_3h', {});
+    await post('rebose_3h', [...spill(base), ...spill(base + 3 * 3_600 * S)]);
+    await sensor('rebose_30h', {});
+    await post('rebose_30h', [...spill(base), ...spill(base + 30 * 3_600 * S)]);
+    const statsOf = async (deviceId: string) => (await jsonOf<OverflowStats>(await s.fetch(`/api/v1/overflow-events/stats?deviceId=${deviceId}`, { cookie: viewer }))).body;
+    await waitFor(async () => (await statsOf('rebose_3h')).events === 2 && (await statsOf('rebose_30h')).events === 2, 5000);
+    expect(await statsOf('rebose_3h')).toMatchObject({ events: 2, spills1224: 1 });
+    expect(await statsOf('rebose_30h')).toMatchObject({ events: 2, spills1224: 2 });
+    // Each spill: 50 s at 4.5 m, ended by the first reading below the deadband.
+    expect((await statsOf('rebose_30h')).totalDurationS).toBe(2 * 60);
+  });
+
   it("the daily totals count the events started that day", async () => {
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.now() + 86_400 * S).toISOString().slice(0, 10);
