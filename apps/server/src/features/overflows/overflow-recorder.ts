@@ -122,7 +122,7 @@ export class OverflowRecorder {
   }
 
   private async take(deviceId: string, rows: readonly Row[], seq: number): Promise<void> {
-    let book = this.books.get(deviceId);
+    const book = this.books.get(deviceId);
     if (!book) {
       // First heard here since start: judged from the stored cursor, these rows included.
       const cursor = await this.d.repo.cursor(deviceId);
