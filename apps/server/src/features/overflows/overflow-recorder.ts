@@ -12,6 +12,8 @@ export interface OverflowRecorderDeps {
   repo: OverflowEventsRepository;
   geometryAt(deviceId: string, tsMs: number): Geometry;
   geometryNow(deviceId: string): Geometry;
+  /** Whether any geometry version of the device has a crest: readings of one that never had can spill nothing. */
+  everHadCrest(deviceId: string): boolean;
   /** Stored readings in a range, oldest first. */
   readings: ReadingBatches;
   /** The level sensors in service (judged at start). */
@@ -90,7 +92,8 @@ export class OverflowRecorder {
 
   /** A commit's readings of one device (any order). */
   readingsStored(deviceId: string, rows: readonly Row[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
+    // Most devices never had a crest: their readings cost one lookup here, nothing more.
+    if (rows.length === 0 || !this.d.everHadCrest(deviceId)) return Promise.resolve();
     const seq = ++this.seq;
     let newest = this.arrivedNewest.get(deviceId) ?? -Infinity;
     for (const row of rows) if (row.tsMs > newest) newest = row.tsMs;
@@ -116,8 +119,8 @@ export class OverflowRecorder {
   }
 
   private async startDevice(deviceId: string): Promise<void> {
+    if (!this.d.everHadCrest(deviceId)) return;
     const cursor = await this.d.repo.cursor(deviceId);
-    if (cursor === null && this.d.geometryNow(deviceId).crestLevelM === null) return;
     await this.replay(deviceId, cursor === null ? this.now() - FIRST_JUDGE_LOOKBACK_MS : cursor + 1);
   }
 

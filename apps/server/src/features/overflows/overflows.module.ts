@@ -35,6 +35,7 @@ export function createOverflows(d: OverflowsDeps): OverflowsModule {
     repo,
     geometryAt: (id, tsMs) => d.geometry.at(id, tsMs),
     geometryNow: (id) => d.geometry.current(id),
+    everHadCrest: (id) => d.geometry.everHadCrest(id),
     readings: d.readings,
     levelSensors: () => d.devices.listRecords().filter((r) => r.type === 'level_sensor' && r.retiredAtMs === null).map((r) => r.id),
     changed: announce,

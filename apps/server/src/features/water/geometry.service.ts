@@ -61,6 +61,11 @@ export class GeometryService {
     return this.versions.get(deviceId)?.[0]?.geometry ?? DEFAULT_GEOMETRY;
   }
 
+  /** Whether any version of the device's geometry has a crest (it can spill, or did). */
+  everHadCrest(deviceId: string): boolean {
+    return this.versions.get(deviceId)?.some((v) => v.geometry.crestLevelM !== null) ?? false;
+  }
+
   /** Whether the device was ever given a geometry (version ≥ 1). */
   configured(deviceId: string): boolean {
     return (this.versions.get(deviceId)?.length ?? 0) > 0;
