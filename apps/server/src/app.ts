@@ -278,9 +278,8 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('daily totals', DAILY_TOTALS_EVERY_MS, () => m.water.daily.recomputeRecent(), { ...leaderOnly, firstAfterMs: DAILY_TOTALS_FIRST_AFTER_MS })
       // Overflow events: each instance writes the open ones' progress for the devices it stores; the
       // leader judges every level sensor from its cursor at start (what a stop left unjudged).
-      .every('overflow events progress', OVERFLOW_FLUSH_EVERY_MS, () => m.overflows.recorder.flush(), { onStop: () => m.overflows.recorder.flush() })
+      .every('overflow events progress', OVERFLOW_FLUSH_EVERY_MS, () => m.overflows.recorder.flush(), { onStop: () => m.overflows.recorder.stop() })
       .add({ name: 'overflow events catch-up', start: () => void m.overflows.recorder.catchUp(), stop: () => m.overflows.recorder.settle() }, leaderOnly)
-      .add({ name: 'overflow events retries', start: () => undefined, stop: () => m.overflows.recorder.stop() })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })

@@ -21,6 +21,8 @@ describe('background jobs', () => {
       'expired seqs',
       'readings retention',
       'daily totals',
+      'overflow events progress',
+      'overflow events catch-up',
       'free disk space',
       'audit summaries',
     ]);

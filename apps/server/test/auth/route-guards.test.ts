@@ -43,6 +43,9 @@ const ROUTES: Record<string, Required> = {
   'GET /api/v1/devices/{}/geometry': 'read',
   'GET /api/v1/devices/{}/analytics': 'read',
   'GET /api/v1/devices/{}/daily': 'read',
+  'GET /api/v1/overflow-events': 'read',
+  'GET /api/v1/overflow-events/stats': 'read',
+  'GET /api/v1/overflow-events/{}': 'read',
   // 'Mis notificaciones': every role
   'GET /api/v1/notifications/me': 'read',
   'PUT /api/v1/notifications/me': 'read',
@@ -55,6 +58,7 @@ const ROUTES: Record<string, Required> = {
   'POST /api/v1/alarms/{}/ack': 'write',
   'POST /api/v1/alarms/{}/shelve': 'write',
   'POST /api/v1/alarms/{}/unshelve': 'write',
+  'PATCH /api/v1/overflow-events/{}': 'write',
   // manage_devices
   'POST /api/v1/devices': 'manage_devices',
   'PATCH /api/v1/devices/{}': 'manage_devices',

@@ -314,10 +314,11 @@ export class OverflowRecorder {
     this.retries.set(deviceId, timer);
   }
 
-  /** Stops the retries (shutdown). */
-  stop(): void {
+  /** Shutdown: no more retries, and the open events' progress written. */
+  async stop(): Promise<void> {
     for (const timer of this.retries.values()) clearTimeout(timer);
     this.retries.clear();
+    await this.flush();
   }
 }
 
