@@ -39,6 +39,8 @@ describe('overflow events', () => {
     expect(res.status).toBe(202);
     await res.body?.cancel();
   }
+  /** The first non-null answer of `fn` within 5 s. */
+  const until = async <T>(fn: () => Promise<T | null>): Promise<T> => (await waitFor(fn, 5000))!;
   /** Readings every 10 s from `fromMs`, one per level given. */
   const every10s = (fromMs: number, levels: number[]): Array<[number, number]> => levels.map((level, i) => [fromMs + i * 10 * S, level]);
   const repeat = (level: number, n: number) => Array.from({ length: n }, () => level);
@@ -91,10 +93,10 @@ describe('overflow events', () => {
     await sensor('rebose_b', {});
     const t0 = Date.now() - 1_800 * S;
     await post('rebose_b', every10s(t0, repeat(4.5, 10)));
-    const [event] = await waitFor(async () => {
+    const [event] = await until(async () => {
       const events = await eventsOf('rebose_b');
       return events.length > 0 ? events : null;
-    }, 5000);
+    });
     expect(event).toMatchObject({ startedAt: new Date(t0).toISOString(), endedAt: null, durationS: 90, peakLevelM: 4.5, volumeM3: null, method: null });
   });
 
@@ -103,10 +105,10 @@ describe('overflow events', () => {
     const t0 = Date.now() - 7_200 * S;
     // Spill 1 (t0 … +90 s), a dip of 2 min below the deadband (closes it), spill 2.
     await post('rebose_c', every10s(t0, [...repeat(4.3, 10), ...repeat(3.0, 12), ...repeat(4.4, 10), ...repeat(3.0, 10)]));
-    const two = await waitFor(async () => {
+    const two = await until(async () => {
       const events = await eventsOf('rebose_c');
       return events.length === 2 && events.every((e) => e.endedAt !== null) ? events : null;
-    }, 5000);
+    });
     const first = two[1]!;
     const patched = await s.fetch(`/api/v1/overflow-events/${first.id}`, { method: 'PATCH', cookie: operator, json: { cause: 'Lluvia intensa' } });
     expect(patched.status).toBe(200);
@@ -114,10 +116,10 @@ describe('overflow events', () => {
     // A second sensor's readings in between, sent late by a gateway that was down: at the crest all
     // through the dip, so no 60 s below the deadband ever ends the first spill.
     await post('rebose_c', every10s(t0 + 105 * S, repeat(4.1, 11)));
-    const one = await waitFor(async () => {
+    const one = await until(async () => {
       const events = await eventsOf('rebose_c');
       return events.length === 1 ? events : null;
-    }, 5000);
+    });
     expect(one[0]).toMatchObject({ id: first.id, cause: 'Lluvia intensa', startedAt: new Date(t0).toISOString(), peakLevelM: 4.4, endedAt: new Date(t0 + 320 * S).toISOString() });
   });
 
@@ -215,10 +217,10 @@ describe('overflow events', () => {
     await s.close();
     s = await startServer(ENV, { dataDir });
     viewer = await s.login('viewer');
-    const again = await waitFor(async () => {
+    const again = await until(async () => {
       const events = await eventsOf('rebose_a');
       return events.length === before.length ? events : null;
-    }, 5000);
+    });
     // The same spills, found again from the readings (people's fields went with the rows).
     expect(again.map(({ id: _id, cause: _c, notes: _n, notifiedAt: _t, ...detected }) => detected)).toEqual(before.map(({ id: _id, cause: _c, notes: _n, notifiedAt: _t, ...detected }) => detected));
   });

@@ -5,6 +5,20 @@ import type { DeviceRecord } from '../devices/devices.repository';
 const KEPT_MS = FLOW_WINDOW_LIMITS_S.max * 1000;
 /** A sensor reading once a second for an hour; beyond this the oldest go first. */
 const MAX_KEPT_POINTS = 3_600;
+/** Dropped points cut off in one go once this many gathered. */
+const COMPACT_AFTER = 256;
+
+/** A sensor's recent points, oldest first from `start` (those before it are dropped, not yet cut off). */
+interface KeptPoints {
+  points: LevelPoint[];
+  start: number;
+}
+
+function compact(kept: KeptPoints): void {
+  if (kept.start === 0) return;
+  kept.points.splice(0, kept.start);
+  kept.start = 0;
+}
 
 export interface LiveFiguresDeps {
   deviceOf: (id: string) => DeviceRecord | undefined;
@@ -20,7 +34,7 @@ export interface LiveFiguresDeps {
  * demand, the same way everywhere they are shown (cards, panel, socket, API).
  */
 export class LiveWaterFigures {
-  private readonly recent = new Map<string, LevelPoint[]>();
+  private readonly recent = new Map<string, KeptPoints>();
   private readonly now: () => number;
 
   constructor(private readonly deps: LiveFiguresDeps) {
@@ -40,26 +54,37 @@ export class LiveWaterFigures {
     return this.addPoint(deviceId, { tsMs: Date.parse(reading.ts), levelM: reading.value, fault: reading.status === 'fault' });
   }
 
-  /** In time order, once per time (a reading heard both ways counts once); a late one finds its place. */
+  /**
+   * In time order, once per time (a reading heard both ways counts once); a late one finds its
+   * place. Points past the window are dropped by moving `start` and cut off in one splice once
+   * enough gathered: a sensor at its 3,600 kept points would otherwise shift them all at every
+   * reading (a third of the ingest's main thread under a batch load, docs/bench/ingest-profile.md).
+   */
   private addPoint(deviceId: string, point: LevelPoint): boolean {
-    const points = this.recent.get(deviceId) ?? [];
+    let kept = this.recent.get(deviceId);
+    if (!kept) {
+      kept = { points: [], start: 0 };
+      this.recent.set(deviceId, kept);
+    }
+    const { points } = kept;
     let i = points.length;
-    while (i > 0 && points[i - 1]!.tsMs > point.tsMs) i--;
-    if (i > 0 && points[i - 1]!.tsMs === point.tsMs) return false;
-    points.splice(i, 0, point);
+    while (i > kept.start && points[i - 1]!.tsMs > point.tsMs) i--;
+    if (i > kept.start && points[i - 1]!.tsMs === point.tsMs) return false;
+    if (i === points.length) points.push(point);
+    else points.splice(i, 0, point);
     const newest = points[points.length - 1]!.tsMs;
-    let drop = 0;
-    while (drop < points.length && (newest - points[drop]!.tsMs > KEPT_MS || points.length - drop > MAX_KEPT_POINTS)) drop++;
-    if (drop > 0) points.splice(0, drop);
-    this.recent.set(deviceId, points);
+    while (kept.start < points.length && (newest - points[kept.start]!.tsMs > KEPT_MS || points.length - kept.start > MAX_KEPT_POINTS)) kept.start++;
+    if (kept.start >= COMPACT_AFTER) compact(kept);
     return true;
   }
 
   /** The sensor's figures now; null for a gate, without a shape, or without a usable reading. */
   analyticsOf(deviceId: string): WaterAnalytics | null {
     const device = this.deps.deviceOf(deviceId);
-    const points = this.recent.get(deviceId);
-    if (!device || device.type !== 'level_sensor' || !points || points.length === 0) return null;
+    const kept = this.recent.get(deviceId);
+    if (!device || device.type !== 'level_sensor' || !kept || kept.points.length === kept.start) return null;
+    compact(kept);
+    const { points } = kept;
     const geometry = this.deps.geometryOf(deviceId);
     return waterAnalytics(geometry, levelThresholdsOf(device.settings).maxLevel, points, this.now(), this.deps.offlineAfterS(device));
   }
