@@ -12,6 +12,15 @@ const COMPACT_AFTER = 256;
 interface KeptPoints {
   points: LevelPoint[];
   start: number;
+  /** Counts the points added: the figures below were computed at one count. */
+  version: number;
+  figures: { version: number; geometry: Geometry; maxLevelM: number; stale: boolean; value: WaterAnalytics | null } | null;
+}
+
+/** The newest point that is not a fault (they count in no figure); -Infinity when none. */
+function newestUsableMs(kept: KeptPoints): number {
+  for (let i = kept.points.length - 1; i >= kept.start; i--) if (!kept.points[i]!.fault) return kept.points[i]!.tsMs;
+  return -Infinity;
 }
 
 function compact(kept: KeptPoints): void {
@@ -63,7 +72,7 @@ export class LiveWaterFigures {
   private addPoint(deviceId: string, point: LevelPoint): boolean {
     let kept = this.recent.get(deviceId);
     if (!kept) {
-      kept = { points: [], start: 0 };
+      kept = { points: [], start: 0, version: 0, figures: null };
       this.recent.set(deviceId, kept);
     }
     const { points } = kept;
@@ -72,6 +81,7 @@ export class LiveWaterFigures {
     if (i > kept.start && points[i - 1]!.tsMs === point.tsMs) return false;
     if (i === points.length) points.push(point);
     else points.splice(i, 0, point);
+    kept.version++;
     const newest = points[points.length - 1]!.tsMs;
     while (kept.start < points.length && (newest - points[kept.start]!.tsMs > KEPT_MS || points.length - kept.start > MAX_KEPT_POINTS)) kept.start++;
     if (kept.start >= COMPACT_AFTER) compact(kept);
@@ -83,10 +93,19 @@ export class LiveWaterFigures {
     const device = this.deps.deviceOf(deviceId);
     const kept = this.recent.get(deviceId);
     if (!device || device.type !== 'level_sensor' || !kept || kept.points.length === kept.start) return null;
-    compact(kept);
-    const { points } = kept;
     const geometry = this.deps.geometryOf(deviceId);
-    return waterAnalytics(geometry, levelThresholdsOf(device.settings).maxLevel, points, this.now(), this.deps.offlineAfterS(device));
+    const maxLevelM = levelThresholdsOf(device.settings).maxLevel;
+    const nowMs = this.now();
+    const offlineAfterS = this.deps.offlineAfterS(device);
+    // The figures change with a point, the geometry, maxLevel or the data going stale, not with
+    // each asker: the alarms, the live socket and the lists ask several times per batch.
+    const stale = nowMs - newestUsableMs(kept) > offlineAfterS * 1000;
+    const cached = kept.figures;
+    if (cached && cached.version === kept.version && cached.geometry === geometry && cached.maxLevelM === maxLevelM && cached.stale === stale) return cached.value;
+    compact(kept);
+    const value = waterAnalytics(geometry, maxLevelM, kept.points, nowMs, offlineAfterS);
+    kept.figures = { version: kept.version, geometry, maxLevelM, stale, value };
+    return value;
   }
 
   forget(deviceId: string): void {
