@@ -43,7 +43,7 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -206,6 +206,7 @@ function flush(): void {
   const touchedHistory = new Set<string>();
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
+  let overflowsChanged = false;
 
   for (const event of events) {
     switch (event.type) {
@@ -258,6 +259,10 @@ function flush(): void {
         devicesChanged = devices.delete(event.data.id) || devicesChanged;
         break;
       }
+      case 'overflow.updated': {
+        overflowsChanged = true;
+        break;
+      }
       case 'command.updated': {
         const device = devices.get(event.data.deviceId);
         if (device) {
@@ -277,6 +282,9 @@ function flush(): void {
     // Pages of the alarm history (if one is open) may hold an alarm that just moved.
     void queryClient.invalidateQueries({ queryKey: queryKeys.alarms, predicate: (q) => q.queryKey[1] !== 'open' });
   }
+  // An overflow event opened, grew, closed or was annotated: its lists and counts are read again
+  // (they are paged and counted by the server; a frame cannot say where it belongs in them).
+  if (overflowsChanged || snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
   if (snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
   notifyHistory(touchedHistory);

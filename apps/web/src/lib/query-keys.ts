@@ -6,6 +6,7 @@ export const queryKeys = {
   devices: ['devices'] as const,
   openAlarms: ['alarms', 'open'] as const,
   alarms: ['alarms'] as const,
+  overflows: ['overflows'] as const,
   deviceCommands: (deviceId: string) => ['commands', { deviceId }] as const,
   allCommands: ['commands'] as const,
   deviceReadings: (deviceId: string) => ['readings', deviceId] as const,
