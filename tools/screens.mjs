@@ -3,7 +3,7 @@
 // apps/web/public/screenshots/), taken anew from the running system so that they stay current.
 // Starts the whole system on its demo data (fixed simulator seed, free ports, a temporary data
 // folder), lets the simulated devices build a minute of history, then photographs the dashboard,
-// the alarms screen and the control-room view at 1440 and 390 px, light and dark, in Debian's
+// the alarms and overflow screens and the control-room view at 1440 and 390 px, light and dark, in Debian's
 // Chromium.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,7 @@ const manifestShots = path.join(root, 'apps/web/public/screenshots');
 const SCREENS = [
   ['dashboard', '/'],
   ['alarms', '/alarms'],
+  ['overflows', '/overflows'],
   ['wall', '/wall'],
 ];
 const SIZES = [
