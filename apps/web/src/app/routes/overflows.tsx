@@ -25,9 +25,9 @@ interface FilterValues {
 const NO_FILTERS: FilterValues = { deviceId: '', from: '', to: '' };
 
 /** A figure of the counts: its value, or '…' while unknown (never a 0 it does not have). */
-function Figure({ label, value, testId }: { label: string; value: string | null; testId: string }) {
+function Figure({ label, value, testId, className }: { label: string; value: string | null; testId: string; className?: string }) {
   return (
-    <div className="grid gap-1 rounded-xl border bg-card p-4">
+    <div className={`grid gap-1 rounded-xl border bg-card p-4 ${className ?? ''}`}>
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="text-2xl font-semibold tabular-nums" data-testid={testId}>
         {value ?? '…'}
@@ -95,8 +95,8 @@ export default function OverflowsRoute() {
         ) : null}
       </section>
       <section aria-label="Recuento">
-        <dl className="grid gap-3 sm:grid-cols-2 xl:grid-cols-5">
-          <Figure label={`Vertidos 12/24 en ${new Date().getFullYear()}`} value={year.data && !year.isError ? formatInteger(year.data.spills1224) : null} testId="overflow-year-1224" />
+        <dl className="grid grid-cols-2 gap-3 xl:grid-cols-5">
+          <Figure label={`Vertidos 12/24 en ${new Date().getFullYear()}`} value={year.data && !year.isError ? formatInteger(year.data.spills1224) : null} testId="overflow-year-1224" className="col-span-2 xl:col-span-1" />
           <Figure label="Desbordamientos (filtro)" value={counted ? formatInteger(counted.events) : null} testId="overflow-count" />
           <Figure label="Vertidos 12/24 (filtro)" value={counted ? formatInteger(counted.spills1224) : null} testId="overflow-1224" />
           <Figure label="Duración total" value={counted ? formatDuration(counted.totalDurationS) : null} testId="overflow-duration" />

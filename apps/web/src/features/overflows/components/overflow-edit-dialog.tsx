@@ -8,6 +8,9 @@ import { Input } from '@/components/ui/input';
 import { formatDateTime } from '@/lib/format';
 import { annotateOverflow } from '../api/overflows-api';
 
+/** A count with the thousands point Spanish prints from 1.000 on ('2.000'). */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+
 /** An ISO time as a `datetime-local` value in the browser's zone ('2026-11-28T14:05'). */
 function toLocalInput(iso: string | null): string {
   if (!iso) return '';
@@ -76,7 +79,7 @@ export function OverflowEditDialog({ event, deviceName, onClose }: { event: Over
               onChange={(e) => setNotifiedAt(e.target.value)}
             />
           </FormField>
-          <FormField id="overflow-notes" label="Notas" hint={`Hasta ${OVERFLOW_TEXT_LIMITS.notes} caracteres.`}>
+          <FormField id="overflow-notes" label="Notas" hint={`Hasta ${thousands(OVERFLOW_TEXT_LIMITS.notes)} caracteres.`}>
             <textarea
               {...fieldAria('overflow-notes', { hint: true })}
               className="min-h-24 w-full rounded-md border border-input bg-card px-3 py-2 text-base shadow-xs transition-colors focus-visible:border-ring focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-ring/40 sm:text-sm"
