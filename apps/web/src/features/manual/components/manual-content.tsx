@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Cylinder, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import { BellRing, Cpu, Cylinder, Megaphone, MonitorPlay, ShieldCheck, UserPlus, Waves } from 'lucide-react';
 import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
@@ -131,6 +131,34 @@ export function ManualContent() {
           En <strong>Dispositivos</strong>, el detalle de un sensor con forma muestra la tendencia del volumen junto a la del nivel, en el
           mismo rango, con la línea discontinua del volumen de referencia (<em>Vertedero</em> o <em>Volumen útil</em>). Las previsiones no
           sustituyen a las alarmas de nivel: son las alarmas las que avisan.
+        </p>
+      </Section>
+
+      <Section id="manual-desbordamientos" icon={Waves} title="Desbordamientos">
+        <p>
+          Un sensor de nivel con <strong>vertedero</strong> (la cota de desborde de su geometría) registra cada vertido en{' '}
+          <strong>Desbordamientos</strong>: empieza cuando el agua pasa el vertedero durante el tiempo de confirmación (30 s por
+          defecto) y termina cuando baja de él, menos una pequeña banda muerta, durante el tiempo de cierre (120 s por defecto). Un
+          vertido abierto aparece como <code>En curso</code> y se actualiza solo.
+        </p>
+        <ul>
+          <li>
+            Cada vertido muestra su inicio, fin, duración, <strong>nivel máximo</strong> y, si el vertedero tiene anchura y coeficiente,
+            el <strong>volumen</strong> vertido calculado con la fórmula del vertedero (<code>—</code> si no se puede calcular).
+          </li>
+          <li>
+            <strong>Anotar</strong> (operadores y administradores) guarda la <strong>causa</strong>, unas <strong>notas</strong> y la fecha
+            y hora en que se <strong>comunicó a la autoridad</strong>, que no puede ser futura. Queda en la auditoría quién lo hizo.
+          </li>
+          <li>
+            <strong>Vertidos 12/24</strong> cuenta como en los informes al regulador: las primeras 12 horas desde el inicio de un vertido
+            cuentan uno, y cada bloque siguiente de 24 horas con algún vertido, uno más. Dos vertidos separados 3 horas cuentan uno; separados
+            30 horas, dos.
+          </li>
+        </ul>
+        <p>
+          Los vertidos se guardan siempre, aunque las lecturas se borren por antigüedad. Si llegan tarde lecturas de un periodo ya
+          juzgado (un equipo que estuvo sin conexión), el vertido se vuelve a calcular con ellas y conserva sus anotaciones.
         </p>
       </Section>
 
