@@ -361,7 +361,9 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     metrics,
     stored: (deviceId, rows) => {
       water.readingsStored(deviceId, rows);
-      void overflows.recorder.readingsStored(deviceId, rows);
+      // Never rejects (a failure is retried from the cursor); the answer waits for it, so the
+      // sender's next read finds the overflow event its readings opened or closed.
+      return overflows.recorder.readingsStored(deviceId, rows);
     },
     levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
   });

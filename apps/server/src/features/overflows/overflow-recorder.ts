@@ -30,6 +30,8 @@ export const FIRST_JUDGE_LOOKBACK_MS = 7 * 24 * 3_600_000;
 export const OVERFLOW_FLUSH_EVERY_MS = 10_000;
 /** How often an instance checks that no other one judged its devices meanwhile (ownership moved and came back). */
 const CURSOR_CHECK_MS = 30_000;
+/** The longest a readings' acknowledgement waits for their judging. */
+const ACK_WAIT_MS = 2_000;
 const RETRY_FIRST_MS = 5_000;
 const RETRY_MAX_MS = 60_000;
 /** Periods chain across a gap this long (docs/water.md "Daily totals"). */
@@ -90,7 +92,11 @@ export class OverflowRecorder {
     await Promise.all(this.d.levelSensors().map((id) => this.serial.run(id, () => this.startDevice(id)).catch((err: unknown) => this.failed(id, err))));
   }
 
-  /** A commit's readings of one device (any order). */
+  /**
+   * A commit's readings of one device (any order). Resolves once they are judged — or after
+   * ACK_WAIT_MS, so that a slow replay or a database that stopped answering never holds the
+   * readings' acknowledgement (the judging goes on). Never rejects.
+   */
   readingsStored(deviceId: string, rows: readonly Row[]): Promise<void> {
     // Most devices never had a crest: their readings cost one lookup here, nothing more.
     if (rows.length === 0 || !this.d.everHadCrest(deviceId)) return Promise.resolve();
@@ -98,7 +104,13 @@ export class OverflowRecorder {
     let newest = this.arrivedNewest.get(deviceId) ?? -Infinity;
     for (const row of rows) if (row.tsMs > newest) newest = row.tsMs;
     this.arrivedNewest.set(deviceId, newest);
-    return this.serial.run(deviceId, () => this.take(deviceId, rows, seq)).catch((err: unknown) => this.failed(deviceId, err));
+    const judged = this.serial.run(deviceId, () => this.take(deviceId, rows, seq)).catch((err: unknown) => this.failed(deviceId, err));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ACK_WAIT_MS);
+      timer.unref();
+    });
+    return Promise.race([judged, waited]).finally(() => clearTimeout(timer));
   }
 
   /** Writes open events' progress and the cursors (the job list; also at stop). */

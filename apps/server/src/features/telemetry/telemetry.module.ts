@@ -11,8 +11,8 @@ export interface TelemetryDeps {
   /** The alarm engine, its changes converted into the store's rows (alarms.module). */
   alarms: ReadingAlarms<AlarmChangeRow>;
   metrics: Metrics;
-  /** Told of each message's or batch's new readings once committed (the live water figures). */
-  stored: (deviceId: string, rows: ReadingRow[]) => void;
+  /** Told of each message's or batch's new readings once committed (the live water figures, the overflow events); awaited before the answer. */
+  stored: (deviceId: string, rows: ReadingRow[]) => void | Promise<void>;
   /** A level sensor's value as the level to store (the water feature's calibration). */
   levelOf: LevelOf;
 }

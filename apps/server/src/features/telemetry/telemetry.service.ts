@@ -54,8 +54,12 @@ export class TelemetryService<C = unknown> {
     private readonly alarms: ReadingAlarms<C>,
     /** Told of every group commit: its readings and how long it took (metrics). */
     observeCommit: (readings: number, seconds: number) => void = () => undefined,
-    /** Told of a message's or batch's new readings once committed, late ones too (the live water figures). */
-    private readonly stored: (deviceId: string, rows: ReadingRow[]) => void = () => undefined,
+    /**
+     * Told of a message's or batch's new readings once committed, late ones too (the live water
+     * figures, the overflow events); the answer waits for what it returns, so that whoever sent
+     * the readings finds what they decide (an overflow event) when it reads next.
+     */
+    private readonly stored: (deviceId: string, rows: ReadingRow[]) => void | Promise<void> = () => undefined,
     private readonly levelOf: LevelOf = (_deviceId, _tsMs, sent) => sent,
   ) {
     // One commit holds a group's readings and the alarm changes they cause: both or neither.
@@ -81,7 +85,7 @@ export class TelemetryService<C = unknown> {
     markNewest(items);
     const fresh = await this.commits.submit(items);
     const added = items.filter((_, i) => fresh[i]);
-    if (added.length > 0) this.stored(device.id, added);
+    if (added.length > 0) await this.stored(device.id, added);
     this.publishNewest(device.id, items, fresh);
     const accepted = fresh.filter(Boolean).length;
     return { accepted, duplicates: fresh.length - accepted };
