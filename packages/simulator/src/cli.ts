@@ -32,6 +32,9 @@ Usage: npm run simulate -- [options]
   --no-long-poll           HTTP: do not hold a command long poll (commands still arrive in the
                            telemetry responses); halves the connections of a load test
   --seed <n>               seed of the water models, for a repeatable scenario
+  --distance <m>           level sensors play ultrasonic distance sensors mounted <m> metres above
+                           the bottom: they send the distance down to the water (give the device a
+                           geometry with sensor 'distance' and that mountHeightM)
   --status <s>             seconds between status lines (default 10; 0 = none)
   --verbose                log every device event
   --quiet                  log only errors
@@ -74,6 +77,7 @@ function main(): void {
         'gate-behaviour': { type: 'string', default: 'normal' },
         'no-long-poll': { type: 'boolean', default: false },
         seed: { type: 'string' },
+        distance: { type: 'string' },
         status: { type: 'string', default: '10' },
         verbose: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
@@ -95,6 +99,9 @@ function main(): void {
   const travelMs = parseIntOption('travel', v.travel, 0);
   const seed = parseIntOption('seed', v.seed, 0);
   const statusS = parseIntOption('status', v.status, 0) ?? 10;
+  const mountHeightM = v.distance === undefined ? undefined : Number(v.distance);
+  if (mountHeightM !== undefined && !(mountHeightM > 0)) fail(`--distance must be a height in metres > 0, got ${JSON.stringify(v.distance)}`);
+  const sensor = mountHeightM === undefined ? {} : { sensor: { kind: 'distance' as const, mountHeightM } };
   const behaviour = v['gate-behaviour'] as GateBehaviour;
   if (!GATE_BEHAVIOURS.includes(behaviour)) fail(`--gate-behaviour must be one of ${GATE_BEHAVIOURS.join(', ')}`);
   for (const [name, url] of [['url', v.url], ['mqtt', v.mqtt]] as const) {
@@ -118,13 +125,13 @@ function main(): void {
   const devices: SimDeviceConfig[] = [];
   if (v.demo || extra === 0) {
     for (const d of DEMO_FLEET) {
-      devices.push({ ...d, key: keyOf(d.id, d.key), behaviour: d.type === 'motorized_gate' ? behaviour : undefined, travelMs });
+      devices.push({ ...d, key: keyOf(d.id, d.key), behaviour: d.type === 'motorized_gate' ? behaviour : undefined, travelMs, ...(d.type === 'level_sensor' ? sensor : {}) });
     }
   }
   const width = Math.max(4, String(extra).length);
   for (let i = 1; i <= extra; i++) {
     const id = `sim_nivel_${String(i).padStart(width, '0')}`;
-    devices.push({ id, type: 'level_sensor', key: keyOf(id, `${v['key-prefix']}${id}`), maxLevel: 10 });
+    devices.push({ id, type: 'level_sensor', key: keyOf(id, `${v['key-prefix']}${id}`), maxLevel: 10, ...sensor });
   }
 
   const logger = makeLogger(v.verbose ? 'debug' : v.quiet ? 'error' : 'info');

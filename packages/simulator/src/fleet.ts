@@ -6,10 +6,11 @@ import {
   SENSOR_MAX_LEVEL_RESIDUAL_M,
   type DeviceCommand,
   type DeviceType,
+  type TankShape,
 } from '@agua/shared';
 import { silentLogger, type SimLogger, type VirtualDevice } from './device-core';
 import { GATE_BEHAVIOURS, Gate, type GateBehaviour } from './gate';
-import { LevelSensor } from './level-sensor';
+import { LevelSensor, type DistanceSensor } from './level-sensor';
 import { createRng, randomSeed } from './rng';
 import { emptyStats, type SimStats, type Transport } from './transport';
 import { HttpTransport } from './transport-http';
@@ -32,6 +33,12 @@ export interface SimDeviceConfig {
   seed?: number;
   /** motorized_gate: faults of its own now and then (the demo), see GateOptions. */
   spontaneousFaults?: { meanEveryMs: number; lastsMs: number };
+  /** level_sensor: the tank it measures (its flows are then in m³/h), see LevelWalkOptions. */
+  tank?: TankShape;
+  /** level_sensor: constant flows instead of the wandering model (needs `tank`). */
+  constantFlows?: { inflowM3h: number; outflowM3h: number };
+  /** level_sensor: play an ultrasonic distance sensor mounted this high (it sends the distance down to the water). */
+  sensor?: DistanceSensor;
 }
 
 export interface FleetOptions {
@@ -70,10 +77,19 @@ export function demoKey(deviceId: string): string {
  * The seed devices the simulator plays in demo mode. Never esp32_compuerta_02: that one is left
  * for a real board or a test to take its place (docs/product.md).
  */
+/**
+ * The demo level sensors' tanks, one home for the simulator and the server's demo geometries
+ * (apps/server/src/demo/seed.ts): a 24 m² wet well and a clean-water tank 16 m across.
+ */
+export const DEMO_TANKS = Object.freeze({
+  esp32_nivel_01: Object.freeze({ kind: 'rectangular', areaM2: 24 }) as TankShape,
+  esp32_nivel_02: Object.freeze({ kind: 'vertical_cylinder', diameterM: 16 }) as TankShape,
+});
+
 export const DEMO_FLEET: readonly Readonly<SimDeviceConfig>[] = Object.freeze(
   [
-    { id: 'esp32_nivel_01', type: 'level_sensor', key: demoKey('esp32_nivel_01'), maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M },
-    { id: 'esp32_nivel_02', type: 'level_sensor', key: demoKey('esp32_nivel_02'), maxLevel: SENSOR_MAX_LEVEL_CLEAN_M },
+    { id: 'esp32_nivel_01', type: 'level_sensor', key: demoKey('esp32_nivel_01'), maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M, tank: DEMO_TANKS.esp32_nivel_01 },
+    { id: 'esp32_nivel_02', type: 'level_sensor', key: demoKey('esp32_nivel_02'), maxLevel: SENSOR_MAX_LEVEL_CLEAN_M, tank: DEMO_TANKS.esp32_nivel_02 },
     { id: 'esp32_compuerta_01', type: 'motorized_gate', key: demoKey('esp32_compuerta_01') },
   ].map((d) => Object.freeze(d as SimDeviceConfig)),
 );
@@ -114,6 +130,9 @@ export function startFleet(options: FleetOptions): Fleet {
             startDelayMs,
             logger,
             rng: createRng(config.seed ?? (baseSeed ^ hash(config.id)) >>> 0),
+            ...(config.tank ? { tank: config.tank } : {}),
+            ...(config.constantFlows ? { constantFlows: config.constantFlows } : {}),
+            ...(config.sensor ? { sensor: config.sensor } : {}),
           })
         : new Gate({
             id: config.id,

@@ -1,6 +1,6 @@
-import { levelStatus } from '@agua/shared';
+import { levelFromSensor, levelStatus } from '@agua/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LevelSensor, LevelWalk } from './level-sensor';
+import { LevelSensor, LevelWalk, sensorValue } from './level-sensor';
 import { createRng } from './rng';
 import { RecordingIO, command } from './test-io';
 
@@ -174,5 +174,49 @@ describe('LevelSensor', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(io.acks[0]).toMatchObject({ id: 'cmd_x', success: false });
     s.stop();
+  });
+});
+
+describe('a tank in cubic metres (docs/water.md "Simulator")', () => {
+  it('constant flows move the volume by exactly (in − out) × time, and the level follows the shape', () => {
+    // 10 m² × 5 m = 50 m³ full; starts at 20 % (10 m³ = 1 m); +36 − 12 = +24 m³/h for 30 min = +12 m³.
+    const walk = new LevelWalk({ maxLevel: 5, tank: { kind: 'rectangular', areaM2: 10 }, initialFraction: 0.2, constantFlows: { inflowM3h: 36, outflowM3h: 12 } });
+    for (let i = 0; i < 600; i++) walk.step(3000);
+    expect(walk.volumeM3()).toBeCloseTo(22, 9);
+    expect(walk.read()).toBe(2.2);
+    expect(walk.flows()).toEqual({ inflowM3h: 36, outflowM3h: 12, netM3h: 24 });
+  });
+
+  it('a horizontal cylinder: the level is the one whose circular segment holds the volume', () => {
+    // D = 2 m, L = 5 m: full 15.708 m³; half full at 1 m.
+    const walk = new LevelWalk({ maxLevel: 2, tank: { kind: 'horizontal_cylinder', diameterM: 2, lengthM: 5 }, initialFraction: 0.5, constantFlows: { inflowM3h: 0, outflowM3h: 0 } });
+    expect(walk.read()).toBe(1);
+    expect(walk.levelM()).toBeCloseTo(1, 9);
+  });
+
+  it('the wandering model reports its flows in m³/h, and they account for the volume it moved', () => {
+    const walk = new LevelWalk({ maxLevel: 10, tank: { kind: 'rectangular', areaM2: 24 }, rng: createRng(7), initialFraction: 0.5 });
+    let before = walk.volumeM3()!;
+    for (let i = 0; i < 200; i++) {
+      walk.step(3000);
+      const flows = walk.flows()!;
+      const after = walk.volumeM3()!;
+      // Not clamped at the ends here (it starts half full): each step moves net × 3 s.
+      if (after > 0 && after < 240) expect(after - before).toBeCloseTo((flows.netM3h * 3) / 3600, 9);
+      before = after;
+    }
+  });
+
+  it('needs a tank for constant flows', () => {
+    expect(() => new LevelWalk({ maxLevel: 5, constantFlows: { inflowM3h: 1, outflowM3h: 0 } })).toThrow(/tank/);
+  });
+});
+
+describe('a distance sensor', () => {
+  it('sends the distance from its mounting height down to the water, the inverse of the server’s conversion', () => {
+    expect(sensorValue(2.2, { kind: 'distance', mountHeightM: 6 })).toBe(3.8);
+    expect(sensorValue(2.2, { kind: 'distance', mountHeightM: 6, zeroOffsetM: 0.1 })).toBe(3.9);
+    expect(levelFromSensor({ sensor: 'distance', mountHeightM: 6, zeroOffsetM: 0.1 }, 3.9)).toBeCloseTo(2.2, 9);
+    expect(sensorValue(2.2, undefined)).toBe(2.2);
   });
 });

@@ -1,4 +1,5 @@
 import { DEFAULT_GEOMETRY, SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Geometry, type Role, type UserStatus } from '@agua/shared';
+import { DEMO_TANKS } from '@agua/simulator';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import type { UsersRepository } from '../features/users/users.repository';
@@ -91,8 +92,8 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
  * the level itself, with no offset, so they store what they send.
  */
 export const DEMO_GEOMETRIES: Readonly<Record<string, Geometry>> = {
-  esp32_nivel_01: { ...DEFAULT_GEOMETRY, shape: { kind: 'rectangular', areaM2: 24 }, crestLevelM: 9, weir: { widthM: 1.5, coefficient: 0.62 } },
-  esp32_nivel_02: { ...DEFAULT_GEOMETRY, shape: { kind: 'vertical_cylinder', diameterM: 16 } },
+  esp32_nivel_01: { ...DEFAULT_GEOMETRY, shape: DEMO_TANKS.esp32_nivel_01, crestLevelM: 9, weir: { widthM: 1.5, coefficient: 0.62 } },
+  esp32_nivel_02: { ...DEFAULT_GEOMETRY, shape: DEMO_TANKS.esp32_nivel_02 },
 };
 
 /**
