@@ -31,6 +31,7 @@ import type { MqttTransport } from './features/mqtt/mqtt-transport';
 import { createNotifications, NOTIFICATION_POLL_MS, type Notifications } from './features/notifications/notifications.module';
 import notificationsRoutes from './features/notifications/notifications.routes';
 import { DAILY_TOTALS_EVERY_MS, DAILY_TOTALS_FIRST_AFTER_MS } from './features/water/daily.service';
+import { WATER_HOURS_EVERY_MS, WATER_HOURS_FIRST_AFTER_MS } from './features/water/water-hours.service';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
@@ -271,6 +272,8 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       })
       // Stored daily totals follow their readings (yesterday and today); retention never prunes them.
       .every('daily totals', DAILY_TOTALS_EVERY_MS, () => m.water.daily.recomputeRecent(), { ...leaderOnly, firstAfterMs: DAILY_TOTALS_FIRST_AFTER_MS })
+      // Stored per-hour figures (analytics' hours and days) for every complete hour; derived, pruned with their readings.
+      .every('water hours', WATER_HOURS_EVERY_MS, () => m.water.hours.recompute(), { ...leaderOnly, firstAfterMs: WATER_HOURS_FIRST_AFTER_MS })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -328,6 +331,10 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     feed: member?.feed ?? bus,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
     readings: (deviceId, range) => history.service.exportRows(deviceId, range),
+    readingsIndex: {
+      firstTsMs: async (deviceId) => (await history.readings.page(deviceId, {}, 1))[0]?.tsMs ?? null,
+      count: (deviceId, fromMs, toMs) => history.readings.countRows(deviceId, fromMs, toMs),
+    },
   });
   const alarms = await createAlarms({
     db,

@@ -21,6 +21,7 @@ describe('background jobs', () => {
       'expired seqs',
       'readings retention',
       'daily totals',
+      'water hours',
       'free disk space',
       'audit summaries',
     ]);

@@ -13,6 +13,7 @@ import * as m008 from './migrations/008-device-geometries';
 import * as m009 from './migrations/009-daily-totals';
 import * as m010 from './migrations/010-reading-raw';
 import * as m011 from './migrations/011-alarm-rule-water';
+import * as m014 from './migrations/014-water-hours';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-daily-totals': m009,
   '010-reading-raw': m010,
   '011-alarm-rule-water': m011,
+  '014-water-hours': m014,
 };
 
 export interface SqliteStorage {

@@ -44,6 +44,8 @@ export interface BucketState {
   walk: WalkState | null;
   /** The bucket's last own reading: it may open the next bucket's series. */
   last: LinkPoint | null;
+  /** The oldest reading the bucket holds (its series' link or its first own reading), null while none. */
+  sinceMs: number | null;
 }
 
 /**
@@ -60,8 +62,11 @@ export class OpenBucket {
 
   /** A bucket opened at `edgeMs`: `before` (the last reading before it) starts its series when at most 15 minutes older. */
   static opening(edgeMs: number, before: LinkPoint | null, deadbandM3: number | null): OpenBucket {
-    const bucket = new OpenBucket({ own: 0, levelSum: 0, volumeSum: 0, volumes: 0, walk: null, last: null }, deadbandM3);
-    if (before && before.volumeM3 !== null && edgeMs - before.tsMs <= SERIES_LINK_MS) bucket.walkTo(before);
+    const bucket = new OpenBucket({ own: 0, levelSum: 0, volumeSum: 0, volumes: 0, walk: null, last: null, sinceMs: null }, deadbandM3);
+    if (before && before.volumeM3 !== null && deadbandM3 !== null && edgeMs - before.tsMs <= SERIES_LINK_MS) {
+      bucket.walkTo(before);
+      bucket.state.sinceMs = before.tsMs;
+    }
     return bucket;
   }
 
@@ -80,6 +85,7 @@ export class OpenBucket {
       this.walkTo(p);
     }
     s.last = { tsMs: p.tsMs, volumeM3: p.volumeM3 };
+    s.sinceMs ??= p.tsMs;
   }
 
   /** A copy of what it holds now, to store. */

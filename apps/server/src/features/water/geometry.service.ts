@@ -61,6 +61,11 @@ export class GeometryService {
     return this.versions.get(deviceId)?.[0]?.geometry ?? DEFAULT_GEOMETRY;
   }
 
+  /** The number of the version in force now; 0 when none was ever made. */
+  version(deviceId: string): number {
+    return this.versions.get(deviceId)?.[0]?.version ?? 0;
+  }
+
   /** Whether the device was ever given a geometry (version ≥ 1). */
   configured(deviceId: string): boolean {
     return (this.versions.get(deviceId)?.length ?? 0) > 0;
