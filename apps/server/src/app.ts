@@ -223,6 +223,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await mqtt.transport.close();
     // After the broker: what devices sent until then is committed before the thread ends.
     await modules.writer.close();
+    // Stored hours that late readings changed go before the database does (docs/water.md).
+    await modules.water.hours.flush().catch((err: unknown) => app.log.error({ err }, 'stored water hours touched by late readings were not deleted'));
     await notifications.close();
   });
   return { app, mqttPort: () => mqtt.transport.port(), modules, jobs, metricsServer };

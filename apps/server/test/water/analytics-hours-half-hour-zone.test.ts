@@ -28,11 +28,11 @@ describe('analytics from stored hours in a zone at :30', () => {
     days: { from: iso(local('2026-10-09')), to: iso(local('2026-10-13')), step: '1d' },
   };
   const answers = async () => {
-    const out: Record<string, Series['items']> = {};
+    const out: Partial<Record<keyof typeof ranges, Series['items']>> = {};
     for (const [name, query] of Object.entries(ranges)) {
       const { status, body } = await jsonOf<Series>(await s.fetch(`/api/v1/devices/${LEVEL_1}/analytics?${new URLSearchParams(query)}`, { cookie: viewer }));
       expect(status).toBe(200);
-      out[name] = body.items;
+      out[name as keyof typeof ranges] = body.items;
     }
     return out;
   };

@@ -70,7 +70,10 @@ describe('analytics from stored hours', () => {
     expect(status).toBe(200);
     return body.items;
   };
-  const answers = async () => Object.fromEntries(await Promise.all(names.map(async (n) => [n, await answer(n)] as const)));
+  const answers = async (): Promise<Record<RangeName, Series['items']>> => {
+    const [hours, cut, days, daysCut] = await Promise.all(names.map(answer));
+    return { hours: hours!, cut: cut!, days: days!, daysCut: daysCut! };
+  };
   /** The scan's answers: with no stored hour, every bucket comes from the readings. */
   const scanned = async () => {
     await sqlRun(s, 'DELETE FROM water_hours');

@@ -53,7 +53,7 @@ export class WaterAnalyticsService {
     const edges = bucketEdges(range.fromMs, range.toMs, step);
     const basis = this.hours.basis(device);
     const last = edges[edges.length - 1]!;
-    const stored = step === '1m' ? new Map<number, StoredHour>() : await this.hours.holding(deviceId, basis, edges[0]!, last);
+    const stored = step === '1m' ? new Map<number, StoredHour>() : await this.hours.holding(deviceId, basis, step === '1d' ? 'day' : 'hour', edges[0]!, last);
     const pieces = step === '1d' ? dayPieces(edges, range, stored) : hourPieces(edges, range, stored);
     const items: AnalyticsBucket[] = [];
     for (const piece of pieces) {

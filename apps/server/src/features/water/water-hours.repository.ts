@@ -10,7 +10,7 @@ export interface StoredHour {
   deadbandM3: number | null;
   sinceMs: number | null;
   dayFromMs: number | null;
-  /** The states as stored (JSON), parsed only where they answer. */
+  /** The states as stored (JSON), parsed only where they answer; only the one read is there ('' / null otherwise). */
   hourState: string;
   dayState: string | null;
 }
@@ -21,6 +21,13 @@ export interface HourRow extends HourFigures {
   geometryVersion: number;
   deadbandM3: number | null;
   computedAtMs: number;
+}
+
+/** A device's hours [fromMs, toMs). */
+export interface HourRange {
+  deviceId: string;
+  fromMs: number;
+  toMs: number;
 }
 
 /** Rows per INSERT: 9 values each stay far below either engine's limit of bound parameters. */
@@ -34,12 +41,16 @@ export const parseState = (json: string): BucketState => JSON.parse(json) as Buc
 export class WaterHoursRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** A device's stored hours in [fromMs, toMs), oldest first; with `states` false the JSON is left out (the job's look). */
-  async between(deviceId: string, fromMs: number, toMs: number, states = true): Promise<StoredHour[]> {
+  /**
+   * A device's stored hours in [fromMs, toMs), oldest first, with the one state asked for (the
+   * other left empty: a year's rows are read at every answer), or none (the job's look).
+   */
+  async between(deviceId: string, fromMs: number, toMs: number, state: 'hour' | 'day' | null): Promise<StoredHour[]> {
     const rows = await this.db
       .selectFrom('water_hours')
       .select(['hour_ms', 'geometry_version', 'deadband_m3', 'since_ms', 'day_from_ms'])
-      .$if(states, (qb) => qb.select(['hour_state', 'day_state']))
+      .$if(state === 'hour', (qb) => qb.select('hour_state'))
+      .$if(state === 'day', (qb) => qb.select('day_state'))
       .where('device_id', '=', deviceId)
       .where('hour_ms', '>=', fromMs)
       .where('hour_ms', '<', toMs)
@@ -89,6 +100,13 @@ export class WaterHoursRepository {
         )
         .execute();
     }
+  }
+
+  /** Deletes stored hours of several devices, in one transaction. */
+  async deleteRanges(ranges: readonly HourRange[]): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      for (const r of ranges) await tx.deleteFrom('water_hours').where('device_id', '=', r.deviceId).where('hour_ms', '>=', r.fromMs).where('hour_ms', '<', r.toMs).execute();
+    });
   }
 
   /** Deletes a device's stored hours in [fromMs, toMs). */

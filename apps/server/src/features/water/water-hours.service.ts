@@ -4,7 +4,7 @@ import type { ReadingBatches } from './analytics.service';
 import type { GeometryService, GeometryTimeline } from './geometry.service';
 import { computeHourFigures, dayOnWholeHours, HOUR_MS, type HourFigures } from './hour-figures';
 import { localMidnight, nextLocalMidnight } from './local-days';
-import type { HourRow, StoredHour, WaterHoursRepository } from './water-hours.repository';
+import type { HourRange, HourRow, StoredHour, WaterHoursRepository } from './water-hours.repository';
 
 /** What the water feature needs of the readings' index besides the readings themselves. */
 export interface ReadingsIndex {
@@ -30,6 +30,8 @@ export interface HoursBasis {
   timeline: GeometryTimeline;
 }
 
+/** How long late readings' deletions gather before they go (one transaction for all). */
+const INVALIDATE_AFTER_MS = 200;
 /** How often the job stores the hours just completed (app.ts's job list). */
 export const WATER_HOURS_EVERY_MS = 5 * 60_000;
 /** The first run after a start: soon, so that a server that was off catches up. */
@@ -59,8 +61,10 @@ export function hourHolds(row: StoredHour, basis: HoursBasis, firstTsMs: number 
  */
 export class WaterHoursService {
   private readonly now: () => number;
-  /** Deletions of hours touched by late readings still under way, per device: answers wait for them. */
-  private readonly invalidating = new Map<string, Promise<void>>();
+  /** Hours touched by late readings, per device, not deleted yet: answers and the job delete them first. */
+  private readonly pending = new Map<string, HourRange>();
+  private flushing: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly d: WaterHoursDeps) {
     this.now = d.now ?? Date.now;
@@ -73,20 +77,21 @@ export class WaterHoursService {
   }
 
   /**
-   * The stored hours of [fromMs, toMs) that hold for `basis`, by their start. Late readings this
-   * instance stored are accounted for first.
+   * The stored hours of [fromMs, toMs) that hold for `basis`, by their start, with the state asked
+   * for. Late readings this instance stored are accounted for first.
    */
-  async holding(deviceId: string, basis: HoursBasis, fromMs: number, toMs: number): Promise<Map<number, StoredHour>> {
-    await this.invalidating.get(deviceId);
+  async holding(deviceId: string, basis: HoursBasis, state: 'hour' | 'day', fromMs: number, toMs: number): Promise<Map<number, StoredHour>> {
+    await (this.pending.has(deviceId) ? this.flush() : this.flushing);
     if (basis.version === 0) return new Map();
-    const [rows, firstTsMs] = await Promise.all([this.d.repo.between(deviceId, fromMs, toMs), this.d.index.firstTsMs(deviceId)]);
+    const [rows, firstTsMs] = await Promise.all([this.d.repo.between(deviceId, fromMs, toMs, state), this.d.index.firstTsMs(deviceId)]);
     return new Map(rows.filter((r) => hourHolds(r, basis, firstTsMs)).map((r) => [r.hourMs, r]));
   }
 
   /**
    * Readings just committed: those in an hour already complete delete the stored hours whose
    * figures they change — their hour, the next one (whose series they may open) and the rest of
-   * their local day (whose running figures they change). Off the ingest path: not awaited.
+   * their local day (whose running figures they change). Off the ingest path: the ranges gather
+   * in memory and go in one transaction shortly after (a device catching up sends many batches).
    */
   readingsStored(deviceId: string, rows: ReadonlyArray<{ tsMs: number }>): void {
     const complete = floorHour(this.now());
@@ -98,18 +103,38 @@ export class WaterHoursService {
       if (tsMs > newest) newest = tsMs;
     }
     if (oldest === Infinity) return;
-    const fromMs = floorHour(oldest);
-    const toMs = nextLocalMidnight(localMidnight(newest + SERIES_LINK_MS));
-    const previous = this.invalidating.get(deviceId) ?? Promise.resolve();
-    const next = previous.then(() => this.d.repo.deleteBetween(deviceId, fromMs, toMs)).catch(() => undefined);
-    this.invalidating.set(deviceId, next);
-    void next.then(() => {
-      if (this.invalidating.get(deviceId) === next) this.invalidating.delete(deviceId);
+    this.drop({ deviceId, fromMs: floorHour(oldest), toMs: nextLocalMidnight(localMidnight(newest + SERIES_LINK_MS)) });
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      void this.flush().catch(() => undefined);
+    }, INVALIDATE_AFTER_MS).unref();
+  }
+
+  /** Deletes the hours late readings touched, now (answers, the job and shutdown wait for it). */
+  flush(): Promise<void> {
+    this.flushing = this.flushing.then(async () => {
+      if (this.pending.size === 0) return;
+      const ranges = [...this.pending.values()];
+      this.pending.clear();
+      try {
+        await this.d.repo.deleteRanges(ranges);
+      } catch (err) {
+        // Kept for the next flush: a stored hour must never outlive a reading that changed it.
+        for (const r of ranges) this.drop(r);
+        throw err;
+      }
     });
+    return this.flushing;
+  }
+
+  private drop(range: HourRange): void {
+    const known = this.pending.get(range.deviceId);
+    this.pending.set(range.deviceId, known ? { deviceId: range.deviceId, fromMs: Math.min(known.fromMs, range.fromMs), toMs: Math.max(known.toMs, range.toMs) } : range);
   }
 
   /** The job: every level sensor with a geometry gets its complete hours stored (leader only). */
   async recompute(): Promise<void> {
+    await this.flush();
     for (const device of [...this.d.devices()]) {
       if (device.type !== 'level_sensor' || device.retiredAtMs !== null || !this.d.geometry.configured(device.id)) continue;
       await this.recomputeDevice(device);
@@ -126,7 +151,7 @@ export class WaterHoursService {
     }
     const startMs = floorHour(firstTsMs);
     const basis = this.basis(device);
-    const stored = await this.d.repo.between(device.id, 0, endMs, false);
+    const stored = await this.d.repo.between(device.id, 0, endMs, null);
     // Hours before the oldest reading left were pruned with it.
     if (stored.length > 0 && stored[0]!.hourMs < startMs) await this.d.repo.deleteBetween(device.id, 0, startMs);
     const holding = new Set(stored.filter((r) => r.hourMs >= startMs && hourHolds(r, basis, firstTsMs) && r.dayFromMs === expectedDayFrom(r.hourMs)).map((r) => r.hourMs));
