@@ -81,7 +81,8 @@ export class WaterHoursService {
    * for. Late readings this instance stored are accounted for first.
    */
   async holding(deviceId: string, basis: HoursBasis, state: 'hour' | 'day', fromMs: number, toMs: number): Promise<Map<number, StoredHour>> {
-    await (this.pending.has(deviceId) ? this.flush() : this.flushing);
+    // This device's pending deletions must go first (a failure is the answer's); others' may still be under way.
+    await (this.pending.has(deviceId) ? this.flush() : this.flushing.catch(() => undefined));
     if (basis.version === 0) return new Map();
     const [rows, firstTsMs] = await Promise.all([this.d.repo.between(deviceId, fromMs, toMs, state), this.d.index.firstTsMs(deviceId)]);
     return new Map(rows.filter((r) => hourHolds(r, basis, firstTsMs)).map((r) => [r.hourMs, r]));
@@ -112,7 +113,8 @@ export class WaterHoursService {
 
   /** Deletes the hours late readings touched, now (answers, the job and shutdown wait for it). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
+    // After the previous flush, whether it failed or not (its ranges are pending again then).
+    this.flushing = this.flushing.catch(() => undefined).then(async () => {
       if (this.pending.size === 0) return;
       const ranges = [...this.pending.values()];
       this.pending.clear();
