@@ -1,15 +1,11 @@
 import { AnalyticsBuckets, OpenBucket, SERIES_LINK_MS, type AnalyticsBucket, type BucketState } from '@agua/shared';
 import { notFound } from '../../lib/errors';
 import type { DeviceRecord } from '../devices/devices.repository';
-import type { HistoryRow } from '../history/readings.repository';
 import { bucketEdges, type AnalyticsStep } from './bucket-edges';
 import { dayOnWholeHours, HOUR_MS } from './hour-figures';
-import { usablePoint } from './reading-points';
+import { usablePoint, type ReadingBatches } from './reading-points';
 import { parseState, type StoredHour } from './water-hours.repository';
 import type { HoursBasis, WaterHoursService } from './water-hours.service';
-
-/** A device's stored readings in a range, oldest first, in batches (the history feature's). */
-export type ReadingBatches = (deviceId: string, range: { fromMs: number; toMs: number }) => AsyncIterable<HistoryRow[]>;
 
 export interface AnalyticsSeries {
   fromMs: number;

@@ -1,5 +1,5 @@
 import { OpenBucket, SERIES_LINK_MS, type BucketState, type LinkPoint } from '@agua/shared';
-import type { ReadingBatches } from './analytics.service';
+import type { ReadingBatches } from './reading-points';
 import type { GeometryTimeline } from './geometry.service';
 import { localMidnight, nextLocalMidnight } from './local-days';
 import { usablePoint } from './reading-points';

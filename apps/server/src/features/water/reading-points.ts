@@ -2,6 +2,9 @@ import { volumeAt, type SeriesPoint } from '@agua/shared';
 import type { HistoryRow } from '../history/readings.repository';
 import type { GeometryTimeline } from './geometry.service';
 
+/** A device's stored readings in a range, oldest first, in batches (the history feature's). */
+export type ReadingBatches = (deviceId: string, range: { fromMs: number; toMs: number }) => AsyncIterable<HistoryRow[]>;
+
 /**
  * A stored reading as the figures per period count it: `fault` and non-numeric readings count in
  * none (null), each volume by the geometry valid at the reading's time (docs/water.md).

@@ -1,6 +1,6 @@
 import { FLOW_WALK_DEADBAND_FRACTION, SERIES_LINK_MS, levelThresholdsOf, volumeAt } from '@agua/shared';
 import type { DeviceRecord } from '../devices/devices.repository';
-import type { ReadingBatches } from './analytics.service';
+import type { ReadingBatches } from './reading-points';
 import type { GeometryService, GeometryTimeline } from './geometry.service';
 import { computeHourFigures, dayOnWholeHours, HOUR_MS, type HourFigures } from './hour-figures';
 import { localMidnight, nextLocalMidnight } from './local-days';

@@ -6,13 +6,14 @@ import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
-import { WaterAnalyticsService, type ReadingBatches } from './analytics.service';
+import { WaterAnalyticsService } from './analytics.service';
 import { DailyTotalsRepository } from './daily-totals.repository';
 import { DailyTotalsService, NO_OVERFLOW_EVENTS, type OverflowEventCounts } from './daily.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 import { LiveWaterFigures } from './live-figures';
 import { LiveSpills } from './live-spills';
+import type { ReadingBatches } from './reading-points';
 import { WaterHoursRepository } from './water-hours.repository';
 import { WaterHoursService, type ReadingsIndex } from './water-hours.service';
 
