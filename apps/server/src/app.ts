@@ -34,6 +34,7 @@ import { DAILY_TOTALS_EVERY_MS, DAILY_TOTALS_FIRST_AFTER_MS } from './features/w
 import { createOverflows, type OverflowsModule } from './features/overflows/overflows.module';
 import overflowRoutes from './features/overflows/overflows.routes';
 import { OVERFLOW_FLUSH_EVERY_MS } from './features/overflows/overflow-recorder';
+import { WATER_HOURS_EVERY_MS, WATER_HOURS_FIRST_AFTER_MS } from './features/water/water-hours.service';
 import { createWater, type WaterModule } from './features/water/water.module';
 import waterRoutes from './features/water/water.routes';
 import systemRoutes from './features/system/system.routes';
@@ -227,6 +228,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await mqtt.transport.close();
     // After the broker: what devices sent until then is committed before the thread ends.
     await modules.writer.close();
+    // Stored hours that late readings changed go before the database does (docs/water.md).
+    await modules.water.hours.flush().catch((err: unknown) => app.log.error({ err }, 'stored water hours touched by late readings were not deleted'));
     await notifications.close();
   });
   return { app, mqttPort: () => mqtt.transport.port(), modules, jobs, metricsServer };
@@ -280,6 +283,8 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       // leader judges every level sensor from its cursor at start (what a stop left unjudged).
       .every('overflow events progress', OVERFLOW_FLUSH_EVERY_MS, () => m.overflows.recorder.flush(), { onStop: () => m.overflows.recorder.stop() })
       .add({ name: 'overflow events catch-up', start: () => void m.overflows.recorder.catchUp(), stop: () => m.overflows.recorder.settle() }, leaderOnly)
+      // Stored per-hour figures (analytics' hours and days) for every complete hour; derived, pruned with their readings.
+      .every('water hours', WATER_HOURS_EVERY_MS, () => m.water.hours.recompute(), { ...leaderOnly, firstAfterMs: WATER_HOURS_FIRST_AFTER_MS })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -338,6 +343,10 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     defaultOfflineAfterS: config.deviceOfflineAfterS,
     readings: (deviceId, range) => history.service.exportRows(deviceId, range),
     overflowEvents: (deviceId, days) => overflows.service.countsStarted(deviceId, days),
+    readingsIndex: {
+      firstTsMs: async (deviceId) => (await history.readings.page(deviceId, {}, 1))[0]?.tsMs ?? null,
+      count: (deviceId, fromMs, toMs) => history.readings.countRows(deviceId, fromMs, toMs),
+    },
   });
   const overflows = createOverflows({ db, geometry: water.geometry, readings: (deviceId, range) => history.service.exportRows(deviceId, range), devices: devices.service, audit: audit.service, bus, log });
   const alarms = await createAlarms({

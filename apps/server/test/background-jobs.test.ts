@@ -23,6 +23,7 @@ describe('background jobs', () => {
       'daily totals',
       'overflow events progress',
       'overflow events catch-up',
+      'water hours',
       'free disk space',
       'audit summaries',
     ]);

@@ -14,6 +14,7 @@ import * as m009 from './migrations/009-daily-totals';
 import * as m010 from './migrations/010-reading-raw';
 import * as m011 from './migrations/011-alarm-rule-water';
 import * as m012 from './migrations/012-overflow-events';
+import * as m014 from './migrations/014-water-hours';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-reading-raw': m010,
   '011-alarm-rule-water': m011,
   '012-overflow-events': m012,
+  '014-water-hours': m014,
 };
 
 export interface SqliteStorage {

@@ -171,6 +171,25 @@ export interface OverflowCursorsTable {
   judged_to_ms: number;
 }
 
+/** Stored per-hour water figures of a level sensor (docs/water.md "Analytics: how they are answered"). */
+export interface WaterHoursTable {
+  device_id: string;
+  /** The UTC hour's start. */
+  hour_ms: number;
+  /** The device's newest geometry version when computed: another one makes the row stale. */
+  geometry_version: number;
+  deadband_m3: number | null;
+  /** The oldest reading the row depends on (null: none): rows older than the oldest reading left were pruned. */
+  since_ms: number | null;
+  /** JSON BucketState of the hour. */
+  hour_state: string;
+  /** The local midnight starting the hour's day; null where that day's edges are not whole UTC hours. */
+  day_from_ms: number | null;
+  /** JSON BucketState of the hour's local day up to the hour's end. */
+  day_state: string | null;
+  computed_at_ms: number;
+}
+
 export interface AlarmRulesTable {
   id: string;
   device_id: string;
@@ -307,4 +326,5 @@ export interface Database {
   daily_totals: DailyTotalsTable;
   overflow_events: OverflowEventsTable;
   overflow_cursors: OverflowCursorsTable;
+  water_hours: WaterHoursTable;
 }

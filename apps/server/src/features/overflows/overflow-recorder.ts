@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DetectedSpill, Geometry, ReadingStatus } from '@agua/shared';
 import { newId } from '../../lib/ids';
 import { KeyedSerial } from '../../lib/keyed-serial';
-import type { ReadingBatches } from '../water/analytics.service';
+import type { ReadingBatches } from '../water/reading-points';
 import { LiveSpills } from '../water/live-spills';
 import type { DetectedFields, OverflowEventRecord, OverflowEventsRepository } from './overflow-events.repository';
 

@@ -4,7 +4,7 @@ import type { EventBus } from '../../lib/event-bus';
 import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
-import type { ReadingBatches } from '../water/analytics.service';
+import type { ReadingBatches } from '../water/reading-points';
 import type { GeometryService } from '../water/geometry.service';
 import { OverflowEventsRepository } from './overflow-events.repository';
 import { OverflowEventsService, toOverflowEvent } from './overflow-events.service';

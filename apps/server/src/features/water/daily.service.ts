@@ -2,7 +2,7 @@ import { dailyTotals, levelThresholdsOf, SERIES_LINK_MS, volumeAt, type DailyTot
 import { notFound } from '../../lib/errors';
 import { readingIntervalS } from '../devices/device.mapper';
 import type { DeviceRecord } from '../devices/devices.repository';
-import type { ReadingBatches } from './analytics.service';
+import { usablePoint, type ReadingBatches } from './reading-points';
 import type { DailyTotalsRepository, StoredDailyTotals } from './daily-totals.repository';
 import type { GeometryService } from './geometry.service';
 import { localDays, localDaysSpanning, localMidnight, startOfLocalDate, type LocalDay } from './local-days';
@@ -124,9 +124,8 @@ export class DailyTotalsService {
     const range = { fromMs: days[0]!.fromMs - SERIES_LINK_MS, toMs: days[days.length - 1]!.toMs };
     reading: for await (const rows of this.d.readings(device.id, range)) {
       for (const row of rows) {
-        if (row.status === 'fault' || row.valueNum === null) continue;
-        const g = timeline.at(row.tsMs);
-        const p: SeriesPoint = { tsMs: row.tsMs, levelM: row.valueNum, volumeM3: g.shape ? volumeAt(g.shape, row.valueNum).volumeM3 : null };
+        const p = usablePoint(row, timeline);
+        if (!p) continue;
         while (results.length < days.length && p.tsMs >= days[results.length]!.toMs) finishDay();
         if (results.length === days.length) break reading;
         if (p.tsMs < days[results.length]!.fromMs) before = p;

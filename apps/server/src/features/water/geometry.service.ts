@@ -66,6 +66,11 @@ export class GeometryService {
     return this.versions.get(deviceId)?.some((v) => v.geometry.crestLevelM !== null) ?? false;
   }
 
+  /** The number of the version in force now; 0 when none was ever made. */
+  version(deviceId: string): number {
+    return this.versions.get(deviceId)?.[0]?.version ?? 0;
+  }
+
   /** Whether the device was ever given a geometry (version ≥ 1). */
   configured(deviceId: string): boolean {
     return (this.versions.get(deviceId)?.length ?? 0) > 0;

@@ -6,13 +6,16 @@ import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
-import { WaterAnalyticsService, type ReadingBatches } from './analytics.service';
+import { WaterAnalyticsService } from './analytics.service';
 import { DailyTotalsRepository } from './daily-totals.repository';
 import { DailyTotalsService, NO_OVERFLOW_EVENTS, type OverflowEventCounts } from './daily.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 import { LiveWaterFigures } from './live-figures';
 import { LiveSpills } from './live-spills';
+import type { ReadingBatches } from './reading-points';
+import { WaterHoursRepository } from './water-hours.repository';
+import { WaterHoursService, type ReadingsIndex } from './water-hours.service';
 
 export interface WaterDeps {
   db: Kysely<Database>;
@@ -27,6 +30,8 @@ export interface WaterDeps {
   defaultOfflineAfterS: number;
   /** Stored readings in batches (the history feature's), for the figures per period. */
   readings: ReadingBatches;
+  /** The readings' oldest time and counts (the history feature's), for the stored per-hour figures. */
+  readingsIndex: ReadingsIndex;
   /** Overflow events started per day (the events feature's); none until it exists. */
   overflowEvents?: OverflowEventCounts;
 }
@@ -60,6 +65,8 @@ export interface WaterModule {
   onGeometryStored(listener: (deviceId: string, geometry: Geometry) => Promise<void>): void;
   /** Daily totals: the route's, and the job list's recomputation. */
   daily: DailyTotalsService;
+  /** Stored per-hour figures: the job list's recomputation, and what analytics read. */
+  hours: WaterHoursService;
   repo: GeometryRepository;
 }
 
@@ -88,7 +95,15 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
   await geometry.load();
   const figures = new LiveWaterFigures({ deviceOf, geometryOf: (id) => geometry.current(id), offlineAfterS: (device) => offlineAfterS(device, d.defaultOfflineAfterS) });
   const spills = new LiveSpills((id, tsMs) => geometry.at(id, tsMs));
+  const hours = new WaterHoursService({
+    geometry,
+    readings: d.readings,
+    index: d.readingsIndex,
+    repo: new WaterHoursRepository(d.db),
+    devices: () => d.devices.listRecords(),
+  });
   const readingsStored: WaterModule['readingsStored'] = (deviceId, rows) => {
+    hours.readingsStored(deviceId, rows);
     const added = figures.addRows(deviceId, rows);
     if (spills.addRows(deviceId, rows) || added) changed(deviceId);
   };
@@ -134,7 +149,8 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
     alarmFeed,
     onGeometryStored: (listener) => storedListeners.push(listener),
     daily,
-    analytics: new WaterAnalyticsService(geometry, d.readings, deviceOf),
+    hours,
+    analytics: new WaterAnalyticsService(d.readings, deviceOf, hours),
   };
 }
 

@@ -10,6 +10,7 @@ import * as p004 from './migrations/004-daily-totals';
 import * as p005 from './migrations/005-reading-raw';
 import * as p006 from './migrations/006-alarm-rule-water';
 import * as p007 from './migrations/007-overflow-events';
+import * as p009 from './migrations/009-water-hours';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-reading-raw': p005,
   '006-alarm-rule-water': p006,
   '007-overflow-events': p007,
+  '009-water-hours': p009,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
