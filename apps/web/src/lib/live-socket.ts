@@ -14,6 +14,7 @@ import {
   type Command,
   type Device,
   type LiveEvent,
+  type OverflowEvent,
   type Reading,
   type User,
 } from '@agua/shared';
@@ -21,6 +22,7 @@ import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
+import { applyOverflowUpdate, type OverflowFilters, type OverflowPages } from './overflow-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -43,7 +45,7 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -191,6 +193,19 @@ function upsertCommandPages(commands: Command[]): void {
   }
 }
 
+/**
+ * Overflow events into every loaded list (each with its filters, the last part of its key); the
+ * counts are asked again, since a growing event changes the totals.
+ */
+function applyOverflowEvents(events: OverflowEvent[]): void {
+  for (const [key, data] of queryClient.getQueriesData<OverflowPages>({ queryKey: queryKeys.overflowLists })) {
+    if (!data) continue;
+    const filters = (key[2] ?? {}) as OverflowFilters;
+    queryClient.setQueryData<OverflowPages>(key, events.reduce((pages, event) => applyOverflowUpdate(pages, filters, event), data));
+  }
+  void queryClient.invalidateQueries({ queryKey: queryKeys.overflowStats });
+}
+
 function flush(): void {
   cancelFlush();
   const events = pending;
@@ -203,6 +218,7 @@ function flush(): void {
   let devicesChanged = false;
   let snapshot = false;
   const commands: Command[] = [];
+  const overflows: OverflowEvent[] = [];
   const touchedHistory = new Set<string>();
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
@@ -267,6 +283,10 @@ function flush(): void {
         commands.push(event.data);
         break;
       }
+      case 'overflow.updated': {
+        overflows.push(event.data);
+        break;
+      }
     }
   }
 
@@ -278,7 +298,11 @@ function flush(): void {
     void queryClient.invalidateQueries({ queryKey: queryKeys.alarms, predicate: (q) => q.queryKey[1] !== 'open' });
   }
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
-  if (snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
+  if (overflows.length) applyOverflowEvents(overflows);
+  if (snapshot) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
+  }
   notifyHistory(touchedHistory);
 }
 

@@ -11,6 +11,10 @@ export const queryKeys = {
   deviceReadings: (deviceId: string) => ['readings', deviceId] as const,
   users: ['users'] as const,
   audit: ['audit'] as const,
+  /** Every overflow query: the event lists (`[...overflows, 'list', filters]`) and the counts (`'stats'`). */
+  overflows: ['overflows'] as const,
+  overflowLists: ['overflows', 'list'] as const,
+  overflowStats: ['overflows', 'stats'] as const,
   config: ['config'] as const,
   storage: ['system', 'storage'] as const,
   myNotifications: ['notifications', 'me'] as const,
