@@ -35,6 +35,7 @@ const routes: RouteObject[] = [
               { index: true, ...screen(() => import('./routes/dashboard')) },
               { path: 'devices', ...screen(() => import('./routes/devices')) },
               { path: 'alarms', ...screen(() => import('./routes/alarms')) },
+              { path: 'overflows', ...screen(() => import('./routes/overflows')) },
               { path: 'account/password', ...screen(() => import('./routes/change-password')) },
               { path: 'account/notifications', ...screen(() => import('./routes/my-notifications')) },
               {

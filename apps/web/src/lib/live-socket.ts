@@ -22,7 +22,7 @@ import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
-import { applyOverflowUpdate, type OverflowFilters, type OverflowPages } from './overflow-cache';
+import { storeOverflowEvents } from './overflow-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -193,19 +193,6 @@ function upsertCommandPages(commands: Command[]): void {
   }
 }
 
-/**
- * Overflow events into every loaded list (each with its filters, the last part of its key); the
- * counts are asked again, since a growing event changes the totals.
- */
-function applyOverflowEvents(events: OverflowEvent[]): void {
-  for (const [key, data] of queryClient.getQueriesData<OverflowPages>({ queryKey: queryKeys.overflowLists })) {
-    if (!data) continue;
-    const filters = (key[2] ?? {}) as OverflowFilters;
-    queryClient.setQueryData<OverflowPages>(key, events.reduce((pages, event) => applyOverflowUpdate(pages, filters, event), data));
-  }
-  void queryClient.invalidateQueries({ queryKey: queryKeys.overflowStats });
-}
-
 function flush(): void {
   cancelFlush();
   const events = pending;
@@ -298,7 +285,7 @@ function flush(): void {
     void queryClient.invalidateQueries({ queryKey: queryKeys.alarms, predicate: (q) => q.queryKey[1] !== 'open' });
   }
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
-  if (overflows.length) applyOverflowEvents(overflows);
+  if (overflows.length) storeOverflowEvents(overflows);
   if (snapshot) {
     void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
     void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });

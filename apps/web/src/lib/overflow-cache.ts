@@ -1,4 +1,6 @@
 import type { OverflowEvent } from '@agua/shared';
+import { queryClient } from './query-client';
+import { queryKeys } from './query-keys';
 
 /** A page of GET /overflow-events. */
 export interface OverflowPage {
@@ -75,4 +77,18 @@ function insertInOrder(pages: OverflowPage[], event: OverflowEvent): OverflowPag
     return [...pages.slice(0, -1), { ...lastPage, items: [...lastPage.items, event] }];
   }
   return pages.map((page, i) => (i === index ? { ...page, items: [...page.items, event].sort(newerFirst) } : page));
+}
+
+/**
+ * Events into every loaded list (each with its filters, the last part of its key): from the live
+ * socket, and from an edit's answer. The counts are asked again, since a growing event changes
+ * the totals.
+ */
+export function storeOverflowEvents(events: OverflowEvent[]): void {
+  for (const [key, data] of queryClient.getQueriesData<OverflowPages>({ queryKey: queryKeys.overflowLists })) {
+    if (!data) continue;
+    const filters = (key[2] ?? {}) as OverflowFilters;
+    queryClient.setQueryData<OverflowPages>(key, events.reduce((pages, event) => applyOverflowUpdate(pages, filters, event), data));
+  }
+  void queryClient.invalidateQueries({ queryKey: queryKeys.overflowStats });
 }
