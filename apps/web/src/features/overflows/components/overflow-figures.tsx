@@ -25,7 +25,7 @@ function Figure({ label, value, note, testId, loading, big }: { label: string; v
       {loading ? (
         <Skeleton className={cn('h-8 w-20', big && 'h-12')} />
       ) : (
-        <p className={cn('font-semibold tabular-nums', big ? 'text-4xl sm:text-5xl' : 'text-2xl', value === UNKNOWN && 'text-muted-foreground')}>{value}</p>
+        <p data-testid={`${testId}-value`} className={cn('font-semibold tabular-nums', big ? 'text-4xl sm:text-5xl' : 'text-2xl', value === UNKNOWN && 'text-muted-foreground')}>{value}</p>
       )}
       {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
     </div>

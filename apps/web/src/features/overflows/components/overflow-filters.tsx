@@ -36,7 +36,7 @@ export function OverflowFilters({ values, onChange, onClear, active, sensors, er
   const unknownDevice = values.deviceId && !sensors.some((d) => d.id === values.deviceId);
 
   return (
-    <section aria-label="Filtros" className="grid gap-3 rounded-xl border bg-card p-4 @2xl:grid-cols-3 @5xl:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)_auto] @5xl:items-end">
+    <section aria-label="Filtros" className="grid gap-3 rounded-xl border bg-card p-4 @2xl:grid-cols-[minmax(0,1.4fr)_minmax(0,1fr)_minmax(0,1fr)] @2xl:items-end">
       <FormField id="overflow-filter-deviceId" label="Dispositivo">
         <NativeSelect {...field('deviceId')}>
           <option value="">Todos los sensores de nivel</option>
@@ -54,11 +54,7 @@ export function OverflowFilters({ values, onChange, onClear, active, sensors, er
       <FormField id="overflow-filter-to" label="Hasta">
         <Input type="date" min={values.from || undefined} aria-invalid={error ? true : undefined} {...field('to')} />
       </FormField>
-      <Button variant="ghost" onClick={onClear} disabled={!active} className="@2xl:col-span-3 @2xl:justify-self-end @5xl:col-span-1">
-        <X aria-hidden="true" />
-        Limpiar filtros
-      </Button>
-      <div className="flex flex-wrap gap-2 @2xl:col-span-3 @5xl:col-span-4">
+      <div className="flex flex-wrap items-center gap-2 @2xl:col-span-3">
         {presets().map(({ label, from, to }) => {
           const selected = values.from === from && values.to === to;
           return (
@@ -67,9 +63,13 @@ export function OverflowFilters({ values, onChange, onClear, active, sensors, er
             </Button>
           );
         })}
+        <Button variant="ghost" onClick={onClear} disabled={!active} className="ml-auto">
+          <X aria-hidden="true" />
+          Limpiar filtros
+        </Button>
       </div>
       {error ? (
-        <p role="alert" className="text-sm font-medium text-crit-fg @2xl:col-span-3 @5xl:col-span-4">
+        <p role="alert" className="text-sm font-medium text-crit-fg @2xl:col-span-3">
           {error}
         </p>
       ) : null}

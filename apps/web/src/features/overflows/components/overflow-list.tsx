@@ -82,7 +82,7 @@ export function OverflowList({ events, deviceName, onEdit }: OverflowListProps) 
         </table>
       </div>
 
-      <ol className="grid gap-2 @5xl:hidden" data-testid="overflow-cards">
+      <ol className="grid gap-2 @3xl:grid-cols-2 @5xl:hidden" data-testid="overflow-cards">
         {events.map((e) => (
           <li
             key={e.id}
