@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { adminApi } from './support/api';
@@ -156,7 +157,7 @@ test.describe('Desbordamientos', () => {
     await expect(page.getByTestId('overflow-volume-value')).toHaveText('—');
   });
 
-  test('a 390 y 1440 px, claro y oscuro, ningún control queda tapado ni hay desplazamiento lateral', async ({ page }) => {
+  test('a 390 y 1440 px, claro y oscuro, ningún control queda tapado, no hay desplazamiento lateral ni infracciones graves de accesibilidad', async ({ page }) => {
     const closed = await plantClosedSpill(page.request, TANK);
     await signIn(page, 'operator');
     await openOverflows(page, TANK);
@@ -169,6 +170,9 @@ test.describe('Desbordamientos', () => {
         await expectNoCoveredControls(page, `/overflows at ${size.width} px (${scheme})`);
         const overflowX = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflowX, `sideways scrolling at ${size.width} px`).toBeLessThanOrEqual(0);
+        // With events on screen (the accessibility pass sees the screen of the demo, maybe empty).
+        const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21aa', 'wcag22aa']).analyze();
+        expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`), `axe at ${size.width} px (${scheme})`).toEqual([]);
       }
     }
     // The edit dialog on a phone: every control reachable.
