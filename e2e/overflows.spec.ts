@@ -178,7 +178,10 @@ test.describe('Desbordamientos', () => {
     // The edit dialog on a phone: every control reachable.
     await page.setViewportSize({ width: 390, height: 844 });
     await row(page, closed.id).getByRole('button', { name: /^Editar el desbordamiento/ }).click();
-    await expect(page.getByTestId('overflow-edit-dialog')).toBeVisible();
+    const dialog = page.getByTestId('overflow-edit-dialog');
+    await expect(dialog).toBeVisible();
     await expectNoCoveredControls(page, 'the overflow edit dialog at 390 px');
+    // The date-time field's own width must not push the form past the phone's edge (clipped, not scrolled).
+    expect(await dialog.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   });
 });

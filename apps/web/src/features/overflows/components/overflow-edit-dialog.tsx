@@ -79,7 +79,8 @@ export function OverflowEditDialog({ event, deviceName, onClose }: { event: Over
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
       <DialogContent data-testid="overflow-edit-dialog" className="max-h-[calc(100dvh-2rem)] max-w-lg overflow-y-auto">
-        <form onSubmit={onSubmit} className="grid gap-4" noValidate>
+        {/* minmax(0, 1fr): the date-time field's own minimum width must not push the form past a phone's edge. */}
+        <form onSubmit={onSubmit} className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4" noValidate>
           <DialogHeader>
             <DialogTitle>Editar desbordamiento</DialogTitle>
             <DialogDescription>
@@ -94,9 +95,10 @@ export function OverflowEditDialog({ event, deviceName, onClose }: { event: Over
             <Textarea {...fieldAria('overflow-notes', { hint: true })} value={values.notes} maxLength={OVERFLOW_TEXT_LIMITS.notes} onChange={set('notes')} rows={4} />
           </FormField>
           <FormField id="overflow-notifiedAt" label="Comunicado a la autoridad" hint="Fecha y hora del aviso; vacío si aún no se ha comunicado." error={timeError}>
-            <div className="flex gap-2">
+            <div className="flex min-w-0 gap-2">
               <Input
                 type="datetime-local"
+                className="min-w-0 flex-1"
                 {...fieldAria('overflow-notifiedAt', { hint: true, error: timeError })}
                 value={values.notifiedAt}
                 max={toLocalInput(new Date())}

@@ -26,14 +26,15 @@ export function OverflowList({ events, deviceName, onEdit }: OverflowListProps) 
       <div className="hidden overflow-hidden rounded-xl border bg-card @5xl:block">
         <table className="w-full table-fixed text-sm" data-testid="overflow-table">
           <colgroup>
-            <col className="w-[10.5rem]" />
-            <col className="w-[10.5rem]" />
-            <col className="w-[6.5rem]" />
-            <col className="w-[6.5rem]" />
-            <col className="w-[8rem]" />
+            {/* Fixed widths for the figures, so the cause (the only free text) gets what is left. */}
+            <col className="w-[8.5rem]" />
+            <col className="w-[8.5rem]" />
+            <col className="w-[5.5rem]" />
+            <col className="w-[5.5rem]" />
+            <col className="w-[7rem]" />
             <col />
-            <col className="w-[10.5rem]" />
-            <col className="w-[10rem]" />
+            <col className="w-[8.5rem]" />
+            <col className="w-[9rem]" />
             {onEdit ? <col className="w-[6.5rem]" /> : null}
           </colgroup>
           <thead className="border-b bg-muted/50 text-left text-xs text-muted-foreground">
