@@ -14,6 +14,7 @@ import {
   type Command,
   type Device,
   type LiveEvent,
+  type OverflowEvent,
   type Reading,
   type User,
 } from '@agua/shared';
@@ -21,6 +22,7 @@ import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
+import { storeOverflowEvents } from './overflow-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -203,10 +205,10 @@ function flush(): void {
   let devicesChanged = false;
   let snapshot = false;
   const commands: Command[] = [];
+  const overflows: OverflowEvent[] = [];
   const touchedHistory = new Set<string>();
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
-  let overflowsChanged = false;
 
   for (const event of events) {
     switch (event.type) {
@@ -259,10 +261,6 @@ function flush(): void {
         devicesChanged = devices.delete(event.data.id) || devicesChanged;
         break;
       }
-      case 'overflow.updated': {
-        overflowsChanged = true;
-        break;
-      }
       case 'command.updated': {
         const device = devices.get(event.data.deviceId);
         if (device) {
@@ -270,6 +268,10 @@ function flush(): void {
           devicesChanged = true;
         }
         commands.push(event.data);
+        break;
+      }
+      case 'overflow.updated': {
+        overflows.push(event.data);
         break;
       }
     }
@@ -282,11 +284,12 @@ function flush(): void {
     // Pages of the alarm history (if one is open) may hold an alarm that just moved.
     void queryClient.invalidateQueries({ queryKey: queryKeys.alarms, predicate: (q) => q.queryKey[1] !== 'open' });
   }
-  // An overflow event opened, grew, closed or was annotated: its lists and counts are read again
-  // (they are paged and counted by the server; a frame cannot say where it belongs in them).
-  if (overflowsChanged || snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
-  if (snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
+  if (overflows.length) storeOverflowEvents(overflows);
+  if (snapshot) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
+  }
   notifyHistory(touchedHistory);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WaterAnalytics } from '@agua/shared';
-import { areFiguresStale, formatEta, formatFill, formatForecast, formatNetFlow, formatVolume, waterFigureTexts } from './water-format';
+import { areFiguresStale, formatDuration, formatEta, formatFill, formatForecast, formatNetFlow, formatVolume, waterFigureTexts } from './water-format';
 
 // The tests run outside a Spanish browser: the formatter falls back to plain 'es' (decimal comma).
 const figures = (over: Partial<WaterAnalytics> = {}): WaterAnalytics => ({
@@ -20,6 +20,8 @@ describe('formatVolume and formatFill', () => {
     [123.45001, '123,5 m³'],
     [0, '0,0 m³'],
     [216, '216,0 m³'],
+    [1005.3, '1.005,3 m³'],
+    [1_234_567.89, '1.234.567,9 m³'],
   ])('%d m³ → %s', (m3, text) => expect(formatVolume(m3)).toBe(text));
 
   it('prints the fill in whole percent', () => {
@@ -61,6 +63,18 @@ describe('formatEta', () => {
     [47 * 3600 + 45 * 60, '≈ 2 d'],
     [10 * 86400, '≈ 10 d'],
   ])('%d s → %s', (s, text) => expect(formatEta(s)).toBe(text));
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0 s'],
+    [45, '45 s'],
+    [60, '1 min'],
+    [12 * 60 + 10, '12 min'],
+    [2 * 3600 + 10 * 60, '2 h 10 min'],
+    [3 * 3600, '3 h'],
+    [27 * 3600, '1 d 3 h'],
+  ])('%d s → %s', (s, text) => expect(formatDuration(s)).toBe(text));
 });
 
 describe('formatForecast', () => {

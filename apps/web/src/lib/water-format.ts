@@ -7,13 +7,15 @@ import type { WaterAnalytics } from '@agua/shared';
 import { LOCALE } from './format';
 
 const oneDecimal = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+// Spanish leaves four-digit numbers ungrouped by default ('1005,3'); volumes always group ('1.005,3').
+const volumeFormat = new Intl.NumberFormat(LOCALE, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: 'always' });
 const whole = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 0 });
 /** The true minus sign (U+2212): a hyphen reads as a dash in a number. */
 const MINUS = '\u2212';
 
-/** A volume with one decimal, e.g. '123,4 m³'. */
+/** A volume with one decimal, thousands grouped, e.g. '123,4 m³', '1.005,3 m³'. */
 export function formatVolume(m3: number): string {
-  return `${oneDecimal.format(m3)} m³`;
+  return `${volumeFormat.format(m3)} m³`;
 }
 
 /** How full, in whole percent of the reference volume, e.g. '57 %'. */
@@ -38,23 +40,39 @@ export function formatNetFlow(m3h: number | null): string | null {
 }
 
 /**
+ * A span from a minute on, rounded to the unit shown last: '12 min' under an hour, '2 h 10 min'
+ * under a day, '1 d 3 h' from a day on.
+ */
+function spanText(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 24 * 60) {
+    const h = Math.floor(minutes / 60);
+    const m = minutes % 60;
+    return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  }
+  const hours = Math.round(seconds / 3600);
+  const d = Math.floor(hours / 24);
+  const h = hours % 24;
+  return h === 0 ? `${whole.format(d)} d` : `${whole.format(d)} d ${h} h`;
+}
+
+/**
  * A forecast's duration, always approximate: '≈ 12 min' under an hour, '≈ 2 h 10 min' under a
  * day, '≈ 1 d 3 h' from a day on; '< 1 min' under a minute. Rounded to the unit shown last.
  */
 export function formatEta(seconds: number): string {
   const s = Math.max(0, seconds);
-  if (s < 60) return '< 1 min';
-  const minutes = Math.round(s / 60);
-  if (minutes < 60) return `≈ ${minutes} min`;
-  if (minutes < 24 * 60) {
-    const h = Math.floor(minutes / 60);
-    const m = minutes % 60;
-    return m === 0 ? `≈ ${h} h` : `≈ ${h} h ${m} min`;
-  }
-  const hours = Math.round(s / 3600);
-  const d = Math.floor(hours / 24);
-  const h = hours % 24;
-  return h === 0 ? `≈ ${whole.format(d)} d` : `≈ ${whole.format(d)} d ${h} h`;
+  return s < 60 ? '< 1 min' : `≈ ${spanText(s)}`;
+}
+
+/**
+ * A measured duration (an overflow event's): '45 s' under a minute, then as the forecasts write
+ * it but without '≈' — '12 min', '2 h 10 min', '1 d 3 h'.
+ */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, seconds);
+  return s < 60 ? `${Math.round(s)} s` : spanText(s);
 }
 
 export type WaterForecast = { kind: 'overflow' | 'empty'; text: string };

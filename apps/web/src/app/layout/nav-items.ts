@@ -1,4 +1,4 @@
-import { BellRing, BookOpen, Cpu, LayoutDashboard, Megaphone, ScrollText, Users, Waves, type LucideIcon } from 'lucide-react';
+import { BellRing, BookOpen, Cpu, Droplets, LayoutDashboard, Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
 import type { Permission } from '@agua/shared';
 
 export interface NavItem {
@@ -9,15 +9,15 @@ export interface NavItem {
 }
 
 /**
- * Menu items, each shown only with its permission (seed); 'Desbordamientos' (docs/water.md) after
- * 'Alarmas'; 'Auditoría' sits after 'Usuarios', and 'Notificaciones' (webhooks, escalation,
- * delivery log) after it.
+ * Menu items, each shown only with its permission (seed); 'Desbordamientos' (every role: read)
+ * after 'Alarmas'; 'Auditoría' sits after 'Usuarios', and
+ * 'Notificaciones' (webhooks, escalation, delivery log) after it.
  */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'Dashboard', permission: 'read', icon: LayoutDashboard },
   { to: '/devices', label: 'Dispositivos', permission: 'read', icon: Cpu },
   { to: '/alarms', label: 'Alarmas', permission: 'read', icon: BellRing },
-  { to: '/overflows', label: 'Desbordamientos', permission: 'read', icon: Waves },
+  { to: '/overflows', label: 'Desbordamientos', permission: 'read', icon: Droplets },
   { to: '/users', label: 'Usuarios', permission: 'manage_users', icon: Users },
   { to: '/audit', label: 'Auditoría', permission: 'manage_users', icon: ScrollText },
   { to: '/notifications', label: 'Notificaciones', permission: 'manage_users', icon: Megaphone },

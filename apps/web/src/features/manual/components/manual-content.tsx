@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Cylinder, Megaphone, MonitorPlay, ShieldCheck, UserPlus, Waves } from 'lucide-react';
+import { BellRing, Cpu, Cylinder, Droplets, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
@@ -134,34 +134,6 @@ export function ManualContent() {
         </p>
       </Section>
 
-      <Section id="manual-desbordamientos" icon={Waves} title="Desbordamientos">
-        <p>
-          Un sensor de nivel con <strong>vertedero</strong> (la cota de desborde de su geometría) registra cada vertido en{' '}
-          <strong>Desbordamientos</strong>: empieza cuando el agua pasa el vertedero durante el tiempo de confirmación (30 s por
-          defecto) y termina cuando baja de él, menos una pequeña banda muerta, durante el tiempo de cierre (120 s por defecto). Un
-          vertido abierto aparece como <code>En curso</code> y se actualiza solo.
-        </p>
-        <ul>
-          <li>
-            Cada vertido muestra su inicio, fin, duración, <strong>nivel máximo</strong> y, si el vertedero tiene anchura y coeficiente,
-            el <strong>volumen</strong> vertido calculado con la fórmula del vertedero (<code>—</code> si no se puede calcular).
-          </li>
-          <li>
-            <strong>Anotar</strong> (operadores y administradores) guarda la <strong>causa</strong>, unas <strong>notas</strong> y la fecha
-            y hora en que se <strong>comunicó a la autoridad</strong>, que no puede ser futura. Queda en la auditoría quién lo hizo.
-          </li>
-          <li>
-            <strong>Vertidos 12/24</strong> cuenta como en los informes al regulador: las primeras 12 horas desde el inicio de un vertido
-            cuentan uno, y cada bloque siguiente de 24 horas con algún vertido, uno más. Dos vertidos separados 3 horas cuentan uno; separados
-            30 horas, dos.
-          </li>
-        </ul>
-        <p>
-          Los vertidos se guardan siempre, aunque las lecturas se borren por antigüedad. Si llegan tarde lecturas de un periodo ya
-          juzgado (un equipo que estuvo sin conexión), el vertido se vuelve a calcular con ellas y conserva sus anotaciones.
-        </p>
-      </Section>
-
       <Section id="manual-alarmas" icon={BellRing} title="Alarmas">
         <p>
           Cada dispositivo tiene reglas de alarma (nivel muy alto, alto, bajo y muy bajo, subida rápida, equipo sin señal, falla de
@@ -209,6 +181,32 @@ export function ManualContent() {
           <strong>Sonido de alarmas</strong> de la cabecera (el altavoz, en todas las pantallas) lo activa o silencia; está apagado
           hasta que se activa y se recuerda en cada navegador. Con el sonido activado, una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
           {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
+        </p>
+      </Section>
+
+      <Section id="manual-desbordamientos" icon={Droplets} title="Desbordamientos">
+        <p>
+          La pantalla <strong>Desbordamientos</strong> (en el menú de todos los roles) lista cada vertido de un sensor de nivel con
+          vertedero: empieza cuando el nivel se mantiene en el vertedero o por encima el tiempo de activación, y termina cuando se
+          mantiene por debajo (menos la banda muerta) el tiempo de normalización. De cada uno muestra el inicio, el fin (o{' '}
+          <strong>En curso</strong>, resaltado, mientras sigue vertiendo), la duración, el nivel máximo, el volumen vertido (calculado
+          por vertedero; '—' si el equipo no tiene vertedero configurado, nunca 0 m³), la causa, si se comunicó a la autoridad y el
+          dispositivo. La lista se actualiza sola: un vertido nuevo aparece y uno en curso se cierra sin recargar la página.
+        </p>
+        <p>
+          Arriba se filtra por dispositivo y por periodo, con los totales del filtro: desbordamientos, vertidos 12/24, duración y
+          volumen. El número grande es el recuento 12/24 del año natural en curso, el que suele pedir la autoridad.
+        </p>
+        <p>
+          <strong>La regla 12/24</strong> (de la Agencia de Medio Ambiente del Reino Unido) no cuenta cada subida del nivel: desde que
+          empieza un vertido, las primeras 12 horas cuentan como uno; después, cada bloque de 24 horas en el que haya habido vertido
+          cuenta uno más; y tras un bloque de 24 horas sin vertido, el siguiente vertido empieza una cuenta nueva. Así, una tormenta
+          con varios picos seguidos cuenta poco, y muchos días con vertidos cuentan mucho. Se calcula por dispositivo y se suma.
+        </p>
+        <p>
+          Quien tiene permiso de escritura pulsa <strong>Editar</strong> en un evento para anotar la causa (hasta 200 caracteres), unas
+          notas (hasta 2000) y la fecha y hora en que se comunicó a la autoridad (<strong>Comunicado a la autoridad</strong>; no puede
+          ser futura, y vacía significa que aún no se ha comunicado). Cada cambio queda en la Auditoría. Los observadores solo lo ven.
         </p>
       </Section>
 

@@ -1,106 +1,131 @@
-import { Pencil } from 'lucide-react';
 import type { OverflowEvent } from '@agua/shared';
-import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { formatDateTime, formatNumber } from '@/lib/format';
-import { formatDuration, formatOverflowVolume } from '../utils/overflow-format';
-
-/** 'Sí — fecha' once the regulator was told, 'No' until then. */
-const notifiedText = (e: OverflowEvent) => (e.notifiedAt ? `Sí — ${formatDateTime(e.notifiedAt)}` : 'No');
-
-function EndCell({ event }: { event: OverflowEvent }) {
-  return event.endedAt ? (
-    <span className="tabular-nums">{formatDateTime(event.endedAt)}</span>
-  ) : (
-    <Badge tone="crit" data-testid="overflow-open">
-      En curso
-    </Badge>
-  );
-}
+import { formatDuration } from '@/lib/water-format';
+import { cn } from '@/lib/utils';
+import { EditButton, OverflowCause, OverflowEnd, OverflowNotified, OverflowStart, OverflowVolume, peakText } from './overflow-cells';
 
 interface OverflowListProps {
   events: OverflowEvent[];
   deviceName: (id: string) => string;
-  /** Editing is offered only with write permission (the server decides again). */
-  onEdit: ((event: OverflowEvent) => void) | null;
+  /** Given only with write permission: without it there is no edit control at all. */
+  onEdit?: (event: OverflowEvent) => void;
 }
 
-/** The events, newest first: a card each on a narrow screen, a table on a wide one. */
+const HEADERS = ['Inicio', 'Fin', 'Duración', 'Nivel máximo', 'Volumen', 'Causa', 'Comunicado', 'Dispositivo'];
+
+/** The events: a table on wide screens, one card per event on narrow ones (no sideways scrolling). */
 export function OverflowList({ events, deviceName, onEdit }: OverflowListProps) {
-  const editButton = (e: OverflowEvent) =>
-    onEdit ? (
-      <Button variant="outline" size="sm" onClick={() => onEdit(e)} aria-label={`Anotar el desbordamiento de ${deviceName(e.deviceId)} del ${formatDateTime(e.startedAt)}`}>
-        <Pencil aria-hidden="true" />
-        Anotar
-      </Button>
-    ) : null;
+  if (events.length === 0) {
+    return (
+      <p data-testid="overflow-empty" className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">
+        No hay desbordamientos para este filtro.
+      </p>
+    );
+  }
   return (
     <>
-      <ul className="grid gap-2 @3xl:hidden" data-testid="overflow-cards">
-        {events.map((e) => (
-          <li key={e.id} className={`grid gap-1.5 rounded-lg border bg-card p-3 text-sm ${e.endedAt ? '' : 'border-crit/40'}`} data-testid="overflow-event">
-            <div className="flex flex-wrap items-center justify-between gap-2">
-              <p className="font-medium break-words">{deviceName(e.deviceId)}</p>
-              {e.endedAt ? null : <EndCell event={e} />}
-            </div>
-            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
-              <dt className="text-muted-foreground">Inicio</dt>
-              <dd className="tabular-nums">{formatDateTime(e.startedAt)}</dd>
-              <dt className="text-muted-foreground">Fin</dt>
-              <dd>{e.endedAt ? formatDateTime(e.endedAt) : 'En curso'}</dd>
-              <dt className="text-muted-foreground">Duración</dt>
-              <dd className="tabular-nums">{formatDuration(e.durationS)}</dd>
-              <dt className="text-muted-foreground">Nivel máximo</dt>
-              <dd className="tabular-nums">{formatNumber(e.peakLevelM)} m</dd>
-              <dt className="text-muted-foreground">Volumen</dt>
-              <dd className="tabular-nums">{formatOverflowVolume(e)}</dd>
-              <dt className="text-muted-foreground">Causa</dt>
-              <dd className="break-words">{e.cause ?? '—'}</dd>
-              <dt className="text-muted-foreground">Comunicado</dt>
-              <dd>{notifiedText(e)}</dd>
-            </dl>
-            {e.notes ? <p className="text-xs break-words text-muted-foreground">{e.notes}</p> : null}
-            {onEdit ? <div className="justify-self-start">{editButton(e)}</div> : null}
-          </li>
-        ))}
-      </ul>
-      <div className="hidden overflow-x-auto rounded-lg border @3xl:block">
-        <table className="w-full text-sm" data-testid="overflow-table">
-          <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+      <div className="hidden overflow-hidden rounded-xl border bg-card @5xl:block">
+        <table className="w-full table-fixed text-sm" data-testid="overflow-table">
+          <colgroup>
+            {/* Fixed widths for the figures, so the cause (the only free text) gets what is left. */}
+            <col className="w-[8.5rem]" />
+            <col className="w-[8.5rem]" />
+            <col className="w-[5.5rem]" />
+            <col className="w-[5.5rem]" />
+            <col className="w-[7rem]" />
+            <col />
+            <col className="w-[8.5rem]" />
+            <col className="w-[9rem]" />
+            {onEdit ? <col className="w-[6.5rem]" /> : null}
+          </colgroup>
+          <thead className="border-b bg-muted/50 text-left text-xs text-muted-foreground">
             <tr>
-              <th className="p-2 font-medium">Dispositivo</th>
-              <th className="p-2 font-medium">Inicio</th>
-              <th className="p-2 font-medium">Fin</th>
-              <th className="p-2 font-medium">Duración</th>
-              <th className="p-2 font-medium">Nivel máximo</th>
-              <th className="p-2 font-medium">Volumen</th>
-              <th className="p-2 font-medium">Causa</th>
-              <th className="p-2 font-medium">Comunicado</th>
-              {onEdit ? <th className="p-2 font-medium">Acciones</th> : null}
+              {HEADERS.map((h) => (
+                <th key={h} scope="col" className="px-3 py-2.5 font-medium">
+                  {h}
+                </th>
+              ))}
+              {onEdit ? (
+                <th scope="col" className="px-3 py-2.5 font-medium">
+                  <span className="sr-only">Acciones</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
-          <tbody>
+          <tbody className="divide-y">
             {events.map((e) => (
-              <tr key={e.id} className={`border-t ${e.endedAt ? '' : 'bg-crit/5'}`} data-testid="overflow-row">
-                <td className="p-2">{deviceName(e.deviceId)}</td>
-                <td className="p-2 whitespace-nowrap tabular-nums">{formatDateTime(e.startedAt)}</td>
-                <td className="p-2 whitespace-nowrap">
-                  <EndCell event={e} />
+              <tr key={e.id} data-testid={`overflow-${e.id}`} data-state={e.endedAt === null ? 'open' : 'closed'} className={cn('align-top', e.endedAt === null && 'bg-crit/6 shadow-[inset_3px_0_0_var(--crit)]')}>
+                <td className="px-3 py-2.5">
+                  <OverflowStart event={e} />
                 </td>
-                <td className="p-2 whitespace-nowrap tabular-nums">{formatDuration(e.durationS)}</td>
-                <td className="p-2 whitespace-nowrap tabular-nums">{formatNumber(e.peakLevelM)} m</td>
-                <td className="p-2 whitespace-nowrap tabular-nums">{formatOverflowVolume(e)}</td>
-                <td className="p-2">
-                  {e.cause ?? '—'}
-                  {e.notes ? <span className="block text-xs text-muted-foreground">{e.notes}</span> : null}
+                <td className="px-3 py-2.5">
+                  <OverflowEnd event={e} />
                 </td>
-                <td className="p-2">{notifiedText(e)}</td>
-                {onEdit ? <td className="p-2">{editButton(e)}</td> : null}
+                <td className="px-3 py-2.5 tabular-nums">{formatDuration(e.durationS)}</td>
+                <td className="px-3 py-2.5 tabular-nums">{peakText(e)}</td>
+                <td className="px-3 py-2.5">
+                  <OverflowVolume event={e} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <OverflowCause event={e} />
+                </td>
+                <td className="px-3 py-2.5">
+                  <OverflowNotified event={e} />
+                </td>
+                <td className="px-3 py-2.5 break-words">{deviceName(e.deviceId)}</td>
+                {onEdit ? (
+                  <td className="px-3 py-2">
+                    <EditButton event={e} deviceName={deviceName(e.deviceId)} onEdit={onEdit} />
+                  </td>
+                ) : null}
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+
+      <ol className="grid gap-2 @3xl:grid-cols-2 @5xl:hidden" data-testid="overflow-cards">
+        {events.map((e) => (
+          <li
+            key={e.id}
+            data-testid={`overflow-${e.id}`}
+            data-state={e.endedAt === null ? 'open' : 'closed'}
+            className={cn('grid gap-2 rounded-xl border bg-card p-3 text-sm', e.endedAt === null && 'border-crit/50 bg-crit/6 shadow-[inset_3px_0_0_var(--crit)]')}
+          >
+            <p className="min-w-0 font-semibold break-words">{deviceName(e.deviceId)}</p>
+            <dl className="grid grid-cols-[6.5rem_minmax(0,1fr)] gap-x-2 gap-y-1.5">
+              <dt className="text-xs text-muted-foreground">Inicio</dt>
+              <dd>
+                <OverflowStart event={e} />
+              </dd>
+              <dt className="text-xs text-muted-foreground">Fin</dt>
+              <dd>
+                <OverflowEnd event={e} />
+              </dd>
+              <dt className="text-xs text-muted-foreground">Duración</dt>
+              <dd className="tabular-nums">{formatDuration(e.durationS)}</dd>
+              <dt className="text-xs text-muted-foreground">Nivel máximo</dt>
+              <dd className="tabular-nums">{peakText(e)}</dd>
+              <dt className="text-xs text-muted-foreground">Volumen</dt>
+              <dd>
+                <OverflowVolume event={e} />
+              </dd>
+              <dt className="text-xs text-muted-foreground">Causa</dt>
+              <dd className="min-w-0">
+                <OverflowCause event={e} />
+              </dd>
+              <dt className="text-xs text-muted-foreground">Comunicado</dt>
+              <dd>
+                <OverflowNotified event={e} />
+              </dd>
+            </dl>
+            {onEdit ? (
+              <div className="flex justify-end">
+                <EditButton event={e} deviceName={deviceName(e.deviceId)} onEdit={onEdit} />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
     </>
   );
 }
