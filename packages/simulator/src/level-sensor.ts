@@ -1,98 +1,13 @@
 import { READING_INTERVAL_MS, type CommandAck, type DeviceCommand, type TelemetryMessage } from '@agua/shared';
 import { CommandGuard, Sequencer, silentLogger, type DeviceIO, type SimLogger, type VirtualDevice } from './device-core';
-import { createRng, gaussian, randomSeed, type Rng } from './rng';
-
-/*
- * The water model works in fractions of maxLevel so that a 10 m overflow channel and a 5 m tank
- * behave alike. Rates are "per reference step" of 3 s and scaled by the real step, so changing the
- * reading interval changes how often we look, not how fast the water moves.
- *
- * - Inflow wanders slowly around a base (mean-reverting random walk), and now and then a "storm"
- *   adds a surge for a minute or two: that is what pushes the level over 60 % and 85 %.
- * - Outflow is a gravity drain (∝ √level, Torricelli) plus a pump with hysteresis: it starts above
- *   PUMP_ON and stops below PUMP_OFF, which brings the level back down after a surge.
- * - The sensor adds a little ripple noise; everything is clamped to [0, maxLevel] (a full channel
- *   overflows, it does not rise past its rim).
- */
-const REF_STEP_MS = 3000;
-const BASE_INFLOW = 0.0085; // fraction of maxLevel per step
-const INFLOW_REVERSION = 0.04; // how fast inflow returns to its base
-const INFLOW_NOISE = 0.0012;
-const DRAIN = 0.011; // drain = DRAIN * sqrt(level): equilibrium ≈ (BASE_INFLOW / DRAIN)² ≈ 0.6
-const PUMP_RATE = 0.02;
-const PUMP_ON = 0.78;
-const PUMP_OFF = 0.4;
-const STORM_CHANCE = 0.012; // per step, ≈ one storm every ~4 minutes at 3 s
-const STORM_MIN = 0.012;
-const STORM_MAX = 0.035;
-const STORM_STEPS_MIN = 15;
-const STORM_STEPS_MAX = 60;
-const RIPPLE = 0.002; // sensor noise, fraction of maxLevel
-
-export interface LevelWalkOptions {
-  maxLevel: number;
-  rng?: Rng;
-  /** Starting level as a fraction of maxLevel; random in [0.3, 0.55] when omitted. */
-  initialFraction?: number;
-}
-
-/** The tank/channel whose level the sensor measures. Pure: time only moves through step(). */
-export class LevelWalk {
-  readonly maxLevel: number;
-  private readonly rng: Rng;
-  private level: number; // true level, fraction of maxLevel
-  private inflow = BASE_INFLOW;
-  private stormInflow = 0;
-  private stormSteps = 0;
-  private pumpOn = false;
-
-  constructor(options: LevelWalkOptions) {
-    if (!(options.maxLevel > 0)) throw new Error(`maxLevel must be > 0, got ${options.maxLevel}`);
-    this.maxLevel = options.maxLevel;
-    this.rng = options.rng ?? createRng(randomSeed());
-    this.level = clamp01(options.initialFraction ?? 0.3 + this.rng() * 0.25);
-  }
-
-  /** Advance the water by dtMs and return the sensor's reading in metres (2 decimals). */
-  step(dtMs: number = REF_STEP_MS): number {
-    const k = Math.max(0, dtMs) / REF_STEP_MS;
-    if (k > 0) this.advance(k);
-    return this.read();
-  }
-
-  /** A reading of the current level without moving time (sensor ripple included). */
-  read(): number {
-    const measured = clamp01(this.level + gaussian(this.rng) * RIPPLE);
-    return round2(measured * this.maxLevel);
-  }
-
-  private advance(k: number): void {
-    const rng = this.rng;
-    this.inflow += INFLOW_REVERSION * (BASE_INFLOW - this.inflow) * k + INFLOW_NOISE * Math.sqrt(k) * gaussian(rng);
-    this.inflow = Math.max(0, this.inflow);
-
-    if (this.stormSteps > 0) {
-      this.stormSteps -= k;
-    } else if (rng() < 1 - Math.pow(1 - STORM_CHANCE, k)) {
-      this.stormInflow = STORM_MIN + rng() * (STORM_MAX - STORM_MIN);
-      this.stormSteps = STORM_STEPS_MIN + rng() * (STORM_STEPS_MAX - STORM_STEPS_MIN);
-    }
-    const storm = this.stormSteps > 0 ? this.stormInflow : 0;
-
-    if (this.level > PUMP_ON) this.pumpOn = true;
-    else if (this.level < PUMP_OFF) this.pumpOn = false;
-
-    const outflow = DRAIN * Math.sqrt(this.level) + (this.pumpOn ? PUMP_RATE : 0);
-    this.level = clamp01(this.level + (this.inflow + storm - outflow) * k);
-  }
-}
+import type { TankModel } from './tank/tank-model';
 
 export interface LevelSensorOptions {
   id: string;
-  maxLevel: number;
+  /** The tank whose water the sensor measures (level or distance, by its geometry). */
+  tank: TankModel;
   io: DeviceIO;
   intervalMs?: number;
-  rng?: Rng;
   /** How long the board is "off" during a `restart` command. */
   restartDelayMs?: number;
   logger?: SimLogger;
@@ -104,7 +19,7 @@ export interface LevelSensorOptions {
 export class LevelSensor implements VirtualDevice {
   readonly id: string;
   private readonly io: DeviceIO;
-  private readonly walk: LevelWalk;
+  private readonly tank: TankModel;
   private readonly intervalMs: number;
   private readonly restartDelayMs: number;
   private readonly startDelayMs: number;
@@ -119,8 +34,7 @@ export class LevelSensor implements VirtualDevice {
   constructor(options: LevelSensorOptions) {
     this.id = options.id;
     this.io = options.io;
-    const rng = options.rng ?? createRng(randomSeed());
-    this.walk = new LevelWalk({ maxLevel: options.maxLevel, rng });
+    this.tank = options.tank;
     this.intervalMs = options.intervalMs ?? READING_INTERVAL_MS;
     this.restartDelayMs = options.restartDelayMs ?? 1000;
     this.startDelayMs = options.startDelayMs ?? 0;
@@ -209,8 +123,9 @@ export class LevelSensor implements VirtualDevice {
 
   private emitReading(): void {
     const now = Date.now();
-    const value = this.walk.step(now - this.lastStepAt);
+    const value = this.tank.step(now - this.lastStepAt);
     this.lastStepAt = now;
+    if (this.logger.debug) this.logger.debug(`${this.id}: sends ${value} · ${describeTruth(this.tank)}`);
     const message: TelemetryMessage = {
       deviceId: this.id,
       type: 'level_sensor',
@@ -222,10 +137,9 @@ export class LevelSensor implements VirtualDevice {
   }
 }
 
-function clamp01(x: number): number {
-  return Math.min(1, Math.max(0, x));
-}
-
-function round2(x: number): number {
-  return Math.round(x * 100) / 100;
+/** The tank's truth in a log line: what the server's figures should show (docs/water.md "Simulator"). */
+function describeTruth(tank: TankModel): string {
+  const t = tank.now();
+  const f = (x: number) => x.toFixed(1);
+  return `level ${t.levelM.toFixed(3)} m · volume ${f(t.volumeM3)} m³ · in ${f(t.inflowM3h)} m³/h · out ${f(t.outflowM3h)} m³/h · net ${t.netM3h >= 0 ? '+' : ''}${f(t.netM3h)} m³/h`;
 }
