@@ -1,7 +1,7 @@
 /** `npm run simulate -- …`: runs a fleet of virtual ESP32s against a server until Ctrl-C. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { READING_INTERVAL_MS } from '@agua/shared';
+import { READING_INTERVAL_MS, type GeometryInput } from '@agua/shared';
 import type { SimLogger } from './device-core';
 import { DEMO_FLEET, startFleet, type SimDeviceConfig } from './fleet';
 import { GATE_BEHAVIOURS, type GateBehaviour } from './gate';
@@ -23,6 +23,14 @@ Usage: npm run simulate -- [options]
   --key-file <path>        JSON map {"<deviceId>": "<key>"} for the extra devices (and to override
                            demo keys); devices missing from it get <key-prefix><id>
   --key-prefix <text>      key prefix for devices not in --key-file (default demo-key-)
+  --max-level <m>          maxLevel of the extra devices (default 10), as registered on the server
+  --area <m2>              the extra devices' tanks are rectangular with this area (default: a 1 m²
+                           column); give the server the same geometry to compare its figures
+  --sensor <kind>          level | distance (default level): what the extra devices send. A distance
+                           sensor sends the distance down to the water; its geometry on the server
+                           must say sensor 'distance' with the same mounting height and offset
+  --mount-height <m>       distance sensors: the sensor's height above level 0 (≥ --max-level)
+  --zero-offset <m>        the sensor's zero offset (default 0), as in the server's geometry
   --interval <ms>          reading interval (default ${READING_INTERVAL_MS})
   --travel <ms>            gate full-stroke time (default 5000)
   --gate-behaviour <b>     normal | fail | silent | stuck (default normal):
@@ -32,11 +40,9 @@ Usage: npm run simulate -- [options]
   --no-long-poll           HTTP: do not hold a command long poll (commands still arrive in the
                            telemetry responses); halves the connections of a load test
   --seed <n>               seed of the water models, for a repeatable scenario
-  --distance <m>           level sensors play ultrasonic distance sensors mounted <m> metres above
-                           the bottom: they send the distance down to the water (give the device a
-                           geometry with sensor 'distance' and that mountHeightM)
   --status <s>             seconds between status lines (default 10; 0 = none)
-  --verbose                log every device event
+  --verbose                log every device event, and each reading with its tank's truth: level,
+                           volume, inflow, outflow and net flow in m³/h (docs/water.md "Simulator")
   --quiet                  log only errors
   -h, --help               this text
 
@@ -47,6 +53,7 @@ Examples:
   npm run simulate
   npm run simulate -- --mqtt mqtt://127.0.0.1:1883 --gate-behaviour stuck
   npm run simulate -- --devices 200 --key-file keys.json --interval 1000 --no-long-poll
+  npm run simulate -- --devices 1 --sensor distance --mount-height 10.5 --area 24 --verbose
 `;
 
 function fail(message: string): never {
@@ -61,6 +68,31 @@ function parseIntOption(name: string, raw: string | undefined, min: number): num
   return n;
 }
 
+/** A number option; `positive` refuses 0 too (a size), otherwise anything ≥ min. */
+function parseNumberOption(name: string, raw: string | undefined, min: number | 'positive'): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  const ok = raw.trim() !== '' && Number.isFinite(n) && (min === 'positive' ? n > 0 : n >= min);
+  if (!ok) fail(`--${name} must be a number ${min === 'positive' ? '> 0' : `≥ ${min}`}, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
+/** The extra devices' tank and sensor, by the server's geometry fields. */
+function extraGeometry(v: { sensor: string; 'mount-height'?: string; 'zero-offset'?: string; area?: string }, maxLevel: number): GeometryInput {
+  if (v.sensor !== 'level' && v.sensor !== 'distance') fail(`--sensor must be level or distance, got ${JSON.stringify(v.sensor)}`);
+  const mountHeightM = parseNumberOption('mount-height', v['mount-height'], 'positive');
+  if (v.sensor === 'distance' && (mountHeightM === undefined || mountHeightM < maxLevel)) fail(`--sensor distance needs --mount-height ≥ --max-level (${maxLevel} m)`);
+  if (v.sensor === 'level' && mountHeightM !== undefined) fail('--mount-height is for --sensor distance');
+  const zeroOffsetM = parseNumberOption('zero-offset', v['zero-offset'], -maxLevel) ?? 0;
+  const areaM2 = parseNumberOption('area', v.area, 'positive');
+  return {
+    sensor: v.sensor,
+    ...(mountHeightM !== undefined && { mountHeightM }),
+    zeroOffsetM,
+    ...(areaM2 !== undefined && { shape: { kind: 'rectangular', areaM2 } }),
+  };
+}
+
 function main(): void {
   let parsed;
   try {
@@ -72,12 +104,16 @@ function main(): void {
         devices: { type: 'string' },
         'key-file': { type: 'string' },
         'key-prefix': { type: 'string', default: 'demo-key-' },
+        'max-level': { type: 'string' },
+        area: { type: 'string' },
+        sensor: { type: 'string', default: 'level' },
+        'mount-height': { type: 'string' },
+        'zero-offset': { type: 'string' },
         interval: { type: 'string' },
         travel: { type: 'string' },
         'gate-behaviour': { type: 'string', default: 'normal' },
         'no-long-poll': { type: 'boolean', default: false },
         seed: { type: 'string' },
-        distance: { type: 'string' },
         status: { type: 'string', default: '10' },
         verbose: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
@@ -99,9 +135,8 @@ function main(): void {
   const travelMs = parseIntOption('travel', v.travel, 0);
   const seed = parseIntOption('seed', v.seed, 0);
   const statusS = parseIntOption('status', v.status, 0) ?? 10;
-  const mountHeightM = v.distance === undefined ? undefined : Number(v.distance);
-  if (mountHeightM !== undefined && !(mountHeightM > 0)) fail(`--distance must be a height in metres > 0, got ${JSON.stringify(v.distance)}`);
-  const sensor = mountHeightM === undefined ? {} : { sensor: { kind: 'distance' as const, mountHeightM } };
+  const maxLevel = parseNumberOption('max-level', v['max-level'], 'positive') ?? 10;
+  const geometry = extraGeometry(v, maxLevel);
   const behaviour = v['gate-behaviour'] as GateBehaviour;
   if (!GATE_BEHAVIOURS.includes(behaviour)) fail(`--gate-behaviour must be one of ${GATE_BEHAVIOURS.join(', ')}`);
   for (const [name, url] of [['url', v.url], ['mqtt', v.mqtt]] as const) {
@@ -125,13 +160,13 @@ function main(): void {
   const devices: SimDeviceConfig[] = [];
   if (v.demo || extra === 0) {
     for (const d of DEMO_FLEET) {
-      devices.push({ ...d, key: keyOf(d.id, d.key), behaviour: d.type === 'motorized_gate' ? behaviour : undefined, travelMs, ...(d.type === 'level_sensor' ? sensor : {}) });
+      devices.push({ ...d, key: keyOf(d.id, d.key), behaviour: d.type === 'motorized_gate' ? behaviour : undefined, travelMs });
     }
   }
   const width = Math.max(4, String(extra).length);
   for (let i = 1; i <= extra; i++) {
     const id = `sim_nivel_${String(i).padStart(width, '0')}`;
-    devices.push({ id, type: 'level_sensor', key: keyOf(id, `${v['key-prefix']}${id}`), maxLevel: 10, ...sensor });
+    devices.push({ id, type: 'level_sensor', key: keyOf(id, `${v['key-prefix']}${id}`), maxLevel, geometry });
   }
 
   const logger = makeLogger(v.verbose ? 'debug' : v.quiet ? 'error' : 'info');

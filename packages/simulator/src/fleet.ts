@@ -1,17 +1,11 @@
-import {
-  DEVICE_ID_REGEX,
-  DEVICE_TYPES,
-  READING_INTERVAL_MS,
-  SENSOR_MAX_LEVEL_CLEAN_M,
-  SENSOR_MAX_LEVEL_RESIDUAL_M,
-  type DeviceCommand,
-  type DeviceType,
-  type TankShape,
-} from '@agua/shared';
+import { DEVICE_ID_REGEX, DEVICE_TYPES, READING_INTERVAL_MS, SENSOR_MAX_LEVEL_RESIDUAL_M, type DeviceCommand, type DeviceType, type GeometryInput } from '@agua/shared';
 import { silentLogger, type SimLogger, type VirtualDevice } from './device-core';
 import { GATE_BEHAVIOURS, Gate, type GateBehaviour } from './gate';
-import { LevelSensor, type DistanceSensor } from './level-sensor';
-import { createRng, randomSeed } from './rng';
+import { LevelSensor } from './level-sensor';
+import { createRng, randomSeed, type Rng } from './rng';
+import { DEMO_TANKS } from './tank/demo-tanks';
+import type { TankFlows } from './tank/flows';
+import { TankModel } from './tank/tank-model';
 import { emptyStats, type SimStats, type Transport } from './transport';
 import { HttpTransport } from './transport-http';
 import { MqttTransport } from './transport-mqtt';
@@ -23,6 +17,15 @@ export interface SimDeviceConfig {
   key: string;
   /** level_sensor: metres (default 10). */
   maxLevel?: number;
+  /**
+   * level_sensor: its tank and sensor by the server's geometry fields (docs/water.md): the shape the
+   * water fills, a crest and weir that spill, and `sensor: 'distance'` with `mountHeightM` and
+   * `zeroOffsetM` to send the distance down to the water instead of the level. Default: a level
+   * sensor in a 1 m² column.
+   */
+  geometry?: GeometryInput;
+  /** level_sensor: what fills and empties the tank, m³/h (default: in proportion to its volume). */
+  flows?: TankFlows;
   /** motorized_gate: see GateBehaviour (default 'normal'). */
   behaviour?: GateBehaviour;
   /** Reading/report interval, ms (default the fleet's, else READING_INTERVAL_MS). */
@@ -33,12 +36,6 @@ export interface SimDeviceConfig {
   seed?: number;
   /** motorized_gate: faults of its own now and then (the demo), see GateOptions. */
   spontaneousFaults?: { meanEveryMs: number; lastsMs: number };
-  /** level_sensor: the tank it measures (its flows are then in m³/h), see LevelWalkOptions. */
-  tank?: TankShape;
-  /** level_sensor: constant flows instead of the wandering model (needs `tank`). */
-  constantFlows?: { inflowM3h: number; outflowM3h: number };
-  /** level_sensor: play an ultrasonic distance sensor mounted this high (it sends the distance down to the water). */
-  sensor?: DistanceSensor;
 }
 
 export interface FleetOptions {
@@ -74,22 +71,13 @@ export function demoKey(deviceId: string): string {
 }
 
 /**
- * The seed devices the simulator plays in demo mode. Never esp32_compuerta_02: that one is left
+ * The seed devices the simulator plays in demo mode, the level sensors in their demo tanks
+ * (tank/demo-tanks.ts). Never esp32_compuerta_02: that one is left
  * for a real board or a test to take its place (docs/product.md).
  */
-/**
- * The demo level sensors' tanks, one home for the simulator and the server's demo geometries
- * (apps/server/src/demo/seed.ts): a 24 m² wet well and a clean-water tank 16 m across.
- */
-export const DEMO_TANKS = Object.freeze({
-  esp32_nivel_01: Object.freeze({ kind: 'rectangular', areaM2: 24 }) as TankShape,
-  esp32_nivel_02: Object.freeze({ kind: 'vertical_cylinder', diameterM: 16 }) as TankShape,
-});
-
 export const DEMO_FLEET: readonly Readonly<SimDeviceConfig>[] = Object.freeze(
   [
-    { id: 'esp32_nivel_01', type: 'level_sensor', key: demoKey('esp32_nivel_01'), maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M, tank: DEMO_TANKS.esp32_nivel_01 },
-    { id: 'esp32_nivel_02', type: 'level_sensor', key: demoKey('esp32_nivel_02'), maxLevel: SENSOR_MAX_LEVEL_CLEAN_M, tank: DEMO_TANKS.esp32_nivel_02 },
+    ...Object.entries(DEMO_TANKS).map(([id, tank]) => ({ id, type: 'level_sensor', key: demoKey(id), ...tank })),
     { id: 'esp32_compuerta_01', type: 'motorized_gate', key: demoKey('esp32_compuerta_01') },
   ].map((d) => Object.freeze(d as SimDeviceConfig)),
 );
@@ -125,14 +113,10 @@ export function startFleet(options: FleetOptions): Fleet {
         ? new LevelSensor({
             id: config.id,
             io: transport,
-            maxLevel: config.maxLevel ?? SENSOR_MAX_LEVEL_RESIDUAL_M,
+            tank: tankOf(config, createRng(config.seed ?? (baseSeed ^ hash(config.id)) >>> 0)),
             intervalMs,
             startDelayMs,
             logger,
-            rng: createRng(config.seed ?? (baseSeed ^ hash(config.id)) >>> 0),
-            ...(config.tank ? { tank: config.tank } : {}),
-            ...(config.constantFlows ? { constantFlows: config.constantFlows } : {}),
-            ...(config.sensor ? { sensor: config.sensor } : {}),
           })
         : new Gate({
             id: config.id,
@@ -180,9 +164,23 @@ function validate(options: FleetOptions, transport: 'http' | 'mqtt'): void {
     if (!(DEVICE_TYPES as readonly string[]).includes(d.type)) throw new Error(`simulator: ${d.id} has unknown type ${d.type}`);
     if (!d.key) throw new Error(`simulator: ${d.id} has no key`);
     if (d.maxLevel !== undefined && !(d.maxLevel > 0)) throw new Error(`simulator: ${d.id} maxLevel must be > 0`);
+    if (d.type === 'level_sensor') tankProblem(d);
     if (d.behaviour !== undefined && !GATE_BEHAVIOURS.includes(d.behaviour)) {
       throw new Error(`simulator: ${d.id} has unknown behaviour ${d.behaviour}`);
     }
+  }
+}
+
+function tankOf(config: SimDeviceConfig, rng: Rng): TankModel {
+  return new TankModel({ maxLevel: config.maxLevel ?? SENSOR_MAX_LEVEL_RESIDUAL_M, geometry: config.geometry, flows: config.flows, rng });
+}
+
+/** Throws on a tank the simulator cannot play (TankModel says why), before any device starts. */
+function tankProblem(d: SimDeviceConfig): void {
+  try {
+    tankOf(d, Math.random);
+  } catch (err) {
+    throw new Error(`simulator: ${d.id} ${(err as Error).message}`);
   }
 }
 

@@ -1,82 +1,9 @@
-import { levelFromSensor, levelStatus } from '@agua/shared';
+import { levelFromSensor } from '@agua/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LevelSensor, LevelWalk, sensorValue } from './level-sensor';
+import { LevelSensor } from './level-sensor';
 import { createRng } from './rng';
+import { TankModel } from './tank/tank-model';
 import { RecordingIO, command } from './test-io';
-
-describe('LevelWalk', () => {
-  it.each([
-    [10, 1],
-    [5, 2],
-    [10, 3],
-    [0.5, 4],
-  ])('stays within [0, %d] and crosses 60 % and 85 % and comes back (seed %d)', (maxLevel, seed) => {
-    const walk = new LevelWalk({ maxLevel, rng: createRng(seed) });
-    const entered = { warning: 0, critical: 0, normalAfterCritical: 0 };
-    let previous = 'normal';
-    let sawCritical = false;
-    // 24 hours of readings at 3 s.
-    let min = Infinity;
-    let max = -Infinity;
-    let notTwoDecimals = 0;
-    let faults = 0;
-    for (let i = 0; i < 28_800; i++) {
-      const v = walk.step(3000);
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-      if (Math.round(v * 100) / 100 !== v) notTwoDecimals++;
-      const status = levelStatus(v, { maxLevel });
-      if (status === 'fault') faults++;
-      if (status !== previous) {
-        if (status === 'warning' && previous === 'normal') entered.warning++;
-        if (status === 'critical') {
-          entered.critical++;
-          sawCritical = true;
-        }
-        if (status === 'normal' && sawCritical) entered.normalAfterCritical++;
-      }
-      previous = status;
-    }
-    expect(min).toBeGreaterThanOrEqual(0);
-    expect(max).toBeLessThanOrEqual(maxLevel);
-    expect(notTwoDecimals).toBe(0);
-    expect(faults).toBe(0);
-    // Several episodes a day: a demo shows alarms coming and going, not a level stuck in one band.
-    expect(entered.warning).toBeGreaterThan(20);
-    expect(entered.critical).toBeGreaterThan(10);
-    expect(entered.normalAfterCritical).toBeGreaterThan(10);
-  });
-
-  it('is repeatable with the same seed', () => {
-    const a = new LevelWalk({ maxLevel: 10, rng: createRng(42) });
-    const b = new LevelWalk({ maxLevel: 10, rng: createRng(42) });
-    const run = (w: LevelWalk) => Array.from({ length: 200 }, () => w.step());
-    expect(run(a)).toEqual(run(b));
-  });
-
-  it('moves by water physics, not by reading count: short steps stay bounded and smooth', () => {
-    const walk = new LevelWalk({ maxLevel: 10, rng: createRng(9), initialFraction: 0.5 });
-    let last = walk.read();
-    let min = Infinity;
-    let max = -Infinity;
-    let biggestJump = 0;
-    for (let i = 0; i < 50_000; i++) {
-      const v = walk.step(250);
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-      biggestJump = Math.max(biggestJump, Math.abs(v - last));
-      last = v;
-    }
-    expect(min).toBeGreaterThanOrEqual(0);
-    expect(max).toBeLessThanOrEqual(10);
-    // 250 ms of water plus sensor ripple: never a jump of more than 2 % of the range.
-    expect(biggestJump).toBeLessThan(0.2);
-  });
-
-  it('refuses a non-positive maxLevel', () => {
-    expect(() => new LevelWalk({ maxLevel: 0 })).toThrow();
-  });
-});
 
 describe('LevelSensor', () => {
   beforeEach(() => {
@@ -88,8 +15,27 @@ describe('LevelSensor', () => {
   });
 
   function sensor(io: RecordingIO, intervalMs = 3000) {
-    return new LevelSensor({ id: 'esp32_nivel_01', maxLevel: 10, io, intervalMs, rng: createRng(1), restartDelayMs: 500 });
+    return new LevelSensor({ id: 'esp32_nivel_01', tank: new TankModel({ maxLevel: 10, rng: createRng(1) }), io, intervalMs, restartDelayMs: 500 });
   }
+
+  it('a distance sensor sends the distance down to its water, and logs the truth at debug', () => {
+    const io = new RecordingIO();
+    const debug: string[] = [];
+    const flows = { inflowM3h: 120, inflowWanderM3h: 0, storms: null, demandM3h: 0, drainM3h: 0, pump: null };
+    const geometry = { sensor: 'distance', mountHeightM: 12, zeroOffsetM: 0, shape: { kind: 'rectangular', areaM2: 24 } } as const;
+    const tank = new TankModel({ maxLevel: 10, geometry, flows, initialFraction: 0.5, rippleM: 0 });
+    const logger = { info: () => {}, warn: () => {}, error: () => {}, debug: (m: string) => debug.push(m) };
+    const s = new LevelSensor({ id: 'esp32_nivel_01', tank, io, intervalMs: 3000, logger });
+    s.start();
+    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(60_000);
+    s.stop();
+    // 120 m³/h into 24 m² for a minute: 2 m³, 8.3 cm higher; the distance shrinks by as much.
+    expect(io.sent[0]!.data.value).toBe(7);
+    expect(io.sent.at(-1)!.data.value).toBe(Math.round((12 - 5 - 2 / 24) * 100) / 100);
+    expect(levelFromSensor(tank.geometry, io.sent.at(-1)!.data.value as number)).toBeCloseTo(5 + 2 / 24, 2);
+    expect(debug.at(-1)).toBe(`esp32_nivel_01: sends 6.92 · level ${(5 + 2 / 24).toFixed(3)} m · volume 122.0 m³ · in 120.0 m³/h · out 0.0 m³/h · net +120.0 m³/h`);
+  });
 
   it('sends a reading every interval with seq, boot and epoch-ms ts', () => {
     const io = new RecordingIO();
@@ -174,49 +120,5 @@ describe('LevelSensor', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(io.acks[0]).toMatchObject({ id: 'cmd_x', success: false });
     s.stop();
-  });
-});
-
-describe('a tank in cubic metres (docs/water.md "Simulator")', () => {
-  it('constant flows move the volume by exactly (in − out) × time, and the level follows the shape', () => {
-    // 10 m² × 5 m = 50 m³ full; starts at 20 % (10 m³ = 1 m); +36 − 12 = +24 m³/h for 30 min = +12 m³.
-    const walk = new LevelWalk({ maxLevel: 5, tank: { kind: 'rectangular', areaM2: 10 }, initialFraction: 0.2, constantFlows: { inflowM3h: 36, outflowM3h: 12 } });
-    for (let i = 0; i < 600; i++) walk.step(3000);
-    expect(walk.volumeM3()).toBeCloseTo(22, 9);
-    expect(walk.read()).toBe(2.2);
-    expect(walk.flows()).toEqual({ inflowM3h: 36, outflowM3h: 12, netM3h: 24 });
-  });
-
-  it('a horizontal cylinder: the level is the one whose circular segment holds the volume', () => {
-    // D = 2 m, L = 5 m: full 15.708 m³; half full at 1 m.
-    const walk = new LevelWalk({ maxLevel: 2, tank: { kind: 'horizontal_cylinder', diameterM: 2, lengthM: 5 }, initialFraction: 0.5, constantFlows: { inflowM3h: 0, outflowM3h: 0 } });
-    expect(walk.read()).toBe(1);
-    expect(walk.levelM()).toBeCloseTo(1, 9);
-  });
-
-  it('the wandering model reports its flows in m³/h, and they account for the volume it moved', () => {
-    const walk = new LevelWalk({ maxLevel: 10, tank: { kind: 'rectangular', areaM2: 24 }, rng: createRng(7), initialFraction: 0.5 });
-    let before = walk.volumeM3()!;
-    for (let i = 0; i < 200; i++) {
-      walk.step(3000);
-      const flows = walk.flows()!;
-      const after = walk.volumeM3()!;
-      // Not clamped at the ends here (it starts half full): each step moves net × 3 s.
-      if (after > 0 && after < 240) expect(after - before).toBeCloseTo((flows.netM3h * 3) / 3600, 9);
-      before = after;
-    }
-  });
-
-  it('needs a tank for constant flows', () => {
-    expect(() => new LevelWalk({ maxLevel: 5, constantFlows: { inflowM3h: 1, outflowM3h: 0 } })).toThrow(/tank/);
-  });
-});
-
-describe('a distance sensor', () => {
-  it('sends the distance from its mounting height down to the water, the inverse of the server’s conversion', () => {
-    expect(sensorValue(2.2, { kind: 'distance', mountHeightM: 6 })).toBe(3.8);
-    expect(sensorValue(2.2, { kind: 'distance', mountHeightM: 6, zeroOffsetM: 0.1 })).toBe(3.9);
-    expect(levelFromSensor({ sensor: 'distance', mountHeightM: 6, zeroOffsetM: 0.1 }, 3.9)).toBeCloseTo(2.2, 9);
-    expect(sensorValue(2.2, undefined)).toBe(2.2);
   });
 });

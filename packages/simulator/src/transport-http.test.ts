@@ -292,5 +292,9 @@ describe('startFleet over HTTP', () => {
     expect(() => startFleet({ transport: 'http', devices: [] })).toThrow(/url/);
     expect(() => startFleet({ transport: 'mqtt', url: 'http://x', devices: [] })).toThrow(/mqttUrl/);
     expect(() => startFleet({ url: 'http://x', devices: [{ id: 'Bad Id', type: 'level_sensor', key: 'k' }] })).toThrow(/invalid device id/);
+    // A tank it cannot play: the geometry the server would refuse, a drowned distance sensor.
+    const sensor = { id: 'esp32_nivel_01', type: 'level_sensor', key: 'k', maxLevel: 5 } as const;
+    expect(() => startFleet({ url: 'http://x', devices: [{ ...sensor, geometry: { sensor: 'distance' } }] })).toThrow(/esp32_nivel_01 geometry: mountHeightM/);
+    expect(() => startFleet({ url: 'http://x', devices: [{ ...sensor, geometry: { sensor: 'distance', mountHeightM: 3 } }] })).toThrow(/mounted at or above maxLevel \(5 m\)/);
   });
 });

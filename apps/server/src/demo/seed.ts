@@ -1,5 +1,5 @@
-import { DEFAULT_GEOMETRY, SENSOR_MAX_LEVEL_CLEAN_M, SENSOR_MAX_LEVEL_RESIDUAL_M, type Geometry, type Role, type UserStatus } from '@agua/shared';
-import { DEMO_TANKS } from '@agua/simulator';
+import { resolveGeometry, type Geometry, type Role, type UserStatus } from '@agua/shared';
+import { DEMO_TANKS, type DemoTank } from '@agua/simulator';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import type { UsersRepository } from '../features/users/users.repository';
@@ -40,12 +40,19 @@ export const DEMO_USERS: readonly DemoUser[] = [
   { username: 'lmartinez', name: 'Luis Martínez', email: 'luis.martinez@aguas.example', password: null, masterPassword: null, passwordHash: null, masterPasswordHash: null, role: 'operator', status: 'inactive' },
 ];
 
+/** A demo level sensor's tank, from its one home (the simulator's DEMO_TANKS). */
+function demoTank(deviceId: string): DemoTank {
+  const tank = DEMO_TANKS[deviceId];
+  if (!tank) throw new Error(`no demo tank for ${deviceId}`);
+  return tank;
+}
+
 type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings'>;
 
 /** The seed's four devices (docs/product.md "Seed devices"). */
 export const DEMO_DEVICES: readonly DemoDevice[] = [
-  { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: SENSOR_MAX_LEVEL_RESIDUAL_M } },
-  { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: SENSOR_MAX_LEVEL_CLEAN_M } },
+  { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: demoTank('esp32_nivel_01').maxLevel } },
+  { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: demoTank('esp32_nivel_02').maxLevel } },
   { id: 'esp32_compuerta_01', name: 'Compuerta Canal A', location: 'Salida de Desbordamiento', type: 'motorized_gate', waterType: null, settings: {} },
   { id: 'esp32_compuerta_02', name: 'Compuerta Tanque Limpio', location: 'Entrada Tanque Limpio', type: 'motorized_gate', waterType: null, settings: {} },
 ];
@@ -87,14 +94,18 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
 }
 
 /**
- * The demo level sensors' tanks (docs/water.md): a rectangular wet well of 24 m² that spills over
- * a 1.5 m weir at 9.0 m, and a clean-water tank, a vertical cylinder 16 m across. Both measure
- * the level itself, with no offset, so they store what they send.
+ * The demo level sensors' tanks (docs/water.md "Simulator"): their one home is the simulator's
+ * DEMO_TANKS, which moves the water in them; here they become the geometries stored as version 1
+ * — a rectangular wet well of 24 m² that spills over a 1.5 m weir at 9.0 m, and a clean-water
+ * tank, a vertical cylinder 16 m across, both measuring the level itself with no offset.
  */
-export const DEMO_GEOMETRIES: Readonly<Record<string, Geometry>> = {
-  esp32_nivel_01: { ...DEFAULT_GEOMETRY, shape: DEMO_TANKS.esp32_nivel_01, crestLevelM: 9, weir: { widthM: 1.5, coefficient: 0.62 } },
-  esp32_nivel_02: { ...DEFAULT_GEOMETRY, shape: DEMO_TANKS.esp32_nivel_02 },
-};
+export const DEMO_GEOMETRIES: Readonly<Record<string, Geometry>> = Object.fromEntries(Object.entries(DEMO_TANKS).map(([id, tank]) => [id, demoGeometry(id, tank.geometry, tank.maxLevel)]));
+
+function demoGeometry(deviceId: string, input: DemoTank['geometry'], maxLevel: number): Geometry {
+  const resolved = resolveGeometry(input, maxLevel);
+  if ('problem' in resolved) throw new Error(`demo tank ${deviceId}: ${resolved.problem.field} ${resolved.problem.reason}`);
+  return resolved.geometry;
+}
 
 /**
  * Gives each demo level sensor that has none its demo geometry as version 1, by nobody. Safe

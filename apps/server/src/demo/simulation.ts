@@ -11,6 +11,8 @@ const DEMO_GATE_FAULTS = { meanEveryMs: 4 * 60_000, lastsMs: 40_000 };
 export function startDemoSimulation(httpUrl: string, mqttUrl: string, log: FastifyBaseLogger, opts: { seed: number | null; gateFaults: boolean }): Fleet[] {
   const logger = log.child({ component: 'simulator' });
   const simLogger = {
+    // Each reading with its tank's true flows (docs/water.md "Simulator"), at LOG_LEVEL=debug.
+    debug: (msg: string) => logger.debug(msg),
     info: (msg: string) => logger.info(msg),
     warn: (msg: string) => logger.warn(msg),
     error: (msg: string) => logger.error(msg),
