@@ -185,9 +185,10 @@ describe('overflow events', () => {
   });
 
   it("the daily totals count the events started that day", async () => {
-    const today = new Date().toISOString().slice(0, 10);
-    const tomorrow = new Date(Date.now() + 86_400 * S).toISOString().slice(0, 10);
+    // The day of the device's spill (TZ is UTC here): an hour ago may be yesterday just after midnight.
     const events = await eventsOf('rebose_a');
+    const today = events[0]!.startedAt.slice(0, 10);
+    const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400 * S).toISOString().slice(0, 10);
     const startedToday = events.filter((e) => e.startedAt.startsWith(today)).length;
     const days = (await jsonOf<{ items: DailyTotals[] }>(await s.fetch(`/api/v1/devices/rebose_a/daily?from=${today}&to=${tomorrow}`, { cookie: viewer }))).body.items;
     expect(days[0]!.overflowEvents).toBe(startedToday);
