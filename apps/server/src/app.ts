@@ -333,6 +333,8 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const history = createHistory({ config, storage, devices: devices.service, log });
   // Before the alarms: a level sensor's rules start from its crest, and its water alarms read its figures and spills.
+  const readingBatches = (deviceId: string, range: { fromMs: number; toMs: number }) => history.service.exportRows(deviceId, range);
+  const overflowCounts = new Late<OverflowsModule['service']>('the overflow events (daily totals count them)');
   const water = await createWater({
     db,
     demo: config.demo,
@@ -341,14 +343,16 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     bus,
     feed: member?.feed ?? bus,
     defaultOfflineAfterS: config.deviceOfflineAfterS,
-    readings: (deviceId, range) => history.service.exportRows(deviceId, range),
-    overflowEvents: (deviceId, days) => overflows.service.countsStarted(deviceId, days),
+    readings: readingBatches,
+    // The daily totals count the events; the events need the water's geometry (ADR 007's Late).
+    overflowEvents: (deviceId, days) => overflowCounts.get().countsStarted(deviceId, days),
     readingsIndex: {
       firstTsMs: async (deviceId) => (await history.readings.page(deviceId, {}, 1))[0]?.tsMs ?? null,
       count: (deviceId, fromMs, toMs) => history.readings.countRows(deviceId, fromMs, toMs),
     },
   });
-  const overflows = createOverflows({ db, geometry: water.geometry, readings: (deviceId, range) => history.service.exportRows(deviceId, range), devices: devices.service, audit: audit.service, bus, log });
+  const overflows = createOverflows({ db, geometry: water.geometry, readings: readingBatches, devices: devices.service, audit: audit.service, bus, log });
+  overflowCounts.resolve(overflows.service);
   const alarms = await createAlarms({
     db,
     writer,

@@ -26,7 +26,11 @@ export function toOverflowEvent(e: OverflowEventRecord): OverflowEvent {
 /** The counts of a set of events (docs/water.md): 12/24 spills per device, summed. */
 export function overflowStats(events: readonly OverflowEventRecord[], nowMs: number): OverflowStats {
   const byDevice = new Map<string, OverflowEventRecord[]>();
-  for (const e of events) byDevice.set(e.deviceId, [...(byDevice.get(e.deviceId) ?? []), e]);
+  for (const e of events) {
+    const list = byDevice.get(e.deviceId);
+    if (list) list.push(e);
+    else byDevice.set(e.deviceId, [e]);
+  }
   let counted = 0;
   // An open event spills to its newest reading, not to the wall clock: what the readings show.
   for (const list of byDevice.values()) counted += spills1224(list.map((e) => ({ startedAtMs: e.startedAtMs, endedAtMs: e.endedAtMs ?? e.lastReadingMs })), nowMs);

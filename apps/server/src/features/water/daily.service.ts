@@ -12,7 +12,6 @@ import { localDays, localDaysSpanning, localMidnight, startOfLocalDate, type Loc
  * the events feature answers it; until it exists, none did.
  */
 export type OverflowEventCounts = (deviceId: string, days: readonly LocalDay[]) => Promise<number[]>;
-export const NO_OVERFLOW_EVENTS: OverflowEventCounts = async (_deviceId, days) => days.map(() => 0);
 
 export interface DailyTotalsDeps {
   geometry: GeometryService;

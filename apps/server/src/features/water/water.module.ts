@@ -8,7 +8,7 @@ import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import { WaterAnalyticsService } from './analytics.service';
 import { DailyTotalsRepository } from './daily-totals.repository';
-import { DailyTotalsService, NO_OVERFLOW_EVENTS, type OverflowEventCounts } from './daily.service';
+import { DailyTotalsService, type OverflowEventCounts } from './daily.service';
 import { GeometryRepository } from './geometry.repository';
 import { GeometryService } from './geometry.service';
 import { LiveWaterFigures } from './live-figures';
@@ -32,8 +32,8 @@ export interface WaterDeps {
   readings: ReadingBatches;
   /** The readings' oldest time and counts (the history feature's), for the stored per-hour figures. */
   readingsIndex: ReadingsIndex;
-  /** Overflow events started per day (the events feature's); none until it exists. */
-  overflowEvents?: OverflowEventCounts;
+  /** Overflow events started per day (the overflows feature's). */
+  overflowEvents: OverflowEventCounts;
 }
 
 /**
@@ -126,7 +126,7 @@ export async function createWater(d: WaterDeps): Promise<WaterModule> {
     repo: new DailyTotalsRepository(d.db),
     deviceOf,
     devices: () => d.devices.listRecords(),
-    overflowEvents: d.overflowEvents ?? NO_OVERFLOW_EVENTS,
+    overflowEvents: d.overflowEvents,
   });
   const alarmFeed: WaterAlarmFeed = {
     hasCrest: (deviceId) => geometry.current(deviceId).crestLevelM !== null,
