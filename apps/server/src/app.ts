@@ -75,6 +75,9 @@ export const REDACTED_PATHS = [
   '*.apiKey',
 ];
 
+/** The longest timer (about 25 days): a job that runs at start, then again only that rarely. */
+const ONCE = 2 ** 31 - 1;
+
 /** Time a client has to send a request's headers. */
 const HEADERS_TIMEOUT_MS = 15_000;
 
@@ -279,10 +282,11 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       })
       // Stored daily totals follow their readings (yesterday and today); retention never prunes them.
       .every('daily totals', DAILY_TOTALS_EVERY_MS, () => m.water.daily.recomputeRecent(), { ...leaderOnly, firstAfterMs: DAILY_TOTALS_FIRST_AFTER_MS })
-      // Overflow events: each instance writes the open ones' progress for the devices it stores; the
-      // leader judges every level sensor from its cursor at start (what a stop left unjudged).
+      // Overflow events: one instance judges readings as they come and writes open events' progress;
+      // it judges every level sensor from its cursor at start (what a stop left unjudged). With
+      // several, the leader judges them from stored readings every OVERFLOW_FLUSH_EVERY_MS.
       .every('overflow events progress', OVERFLOW_FLUSH_EVERY_MS, () => m.overflows.recorder.flush(), { onStop: () => m.overflows.recorder.stop() })
-      .add({ name: 'overflow events catch-up', start: () => void m.overflows.recorder.catchUp(), stop: () => m.overflows.recorder.settle() }, leaderOnly)
+      .every('overflow events catch-up', m.cluster.member ? OVERFLOW_FLUSH_EVERY_MS : ONCE, () => m.overflows.recorder.catchUp(), { ...leaderOnly, firstAfterMs: 0, onStop: () => m.overflows.recorder.settle() })
       // Stored per-hour figures (analytics' hours and days) for every complete hour; derived, pruned with their readings.
       .every('water hours', WATER_HOURS_EVERY_MS, () => m.water.hours.recompute(), { ...leaderOnly, firstAfterMs: WATER_HOURS_FIRST_AFTER_MS })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
@@ -351,7 +355,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
       count: (deviceId, fromMs, toMs) => history.readings.countRows(deviceId, fromMs, toMs),
     },
   });
-  const overflows = createOverflows({ db, geometry: water.geometry, readings: readingBatches, devices: devices.service, audit: audit.service, bus, log });
+  const overflows = createOverflows({ db, geometry: water.geometry, readings: readingBatches, devices: devices.service, audit: audit.service, bus, log, inline: member === null });
   overflowCounts.resolve(overflows.service);
   const alarms = await createAlarms({
     db,

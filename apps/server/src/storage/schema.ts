@@ -169,6 +169,8 @@ export interface OverflowCursorsTable {
   device_id: string;
   /** The newest reading of the device judged into its overflow events. */
   judged_to_ms: number;
+  /** Several instances: the oldest reading stored since the judging that is older than `judged_to_ms`; null when none. */
+  late_from_ms: number | null;
 }
 
 /** Stored per-hour water figures of a level sensor (docs/water.md "Analytics: how they are answered"). */

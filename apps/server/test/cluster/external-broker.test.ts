@@ -46,4 +46,21 @@ describe('two instances on one external broker', () => {
     }
     device.end(true);
   }, 60_000);
+
+  it("one spill split between the instances is stored once, by the leader, from the stored readings", async () => {
+    const [A, B] = c.instances as [Instance, Instance];
+    const device = await connectDevice({ mqttUrl: broker.url }, LEVEL_1);
+    // The demo wet well's crest is 9 m, its on-delay 30 s: two minutes at 9.5 m, a reading every 2 s.
+    const base = Date.now() - 10 * 60_000;
+    await Promise.all(Array.from({ length: 60 }, (_, i) => publishQos1(device, `agua/v1/${LEVEL_1}/telemetry`, levelMsg(LEVEL_1, 9.5, { seq: 1000 + i, boot: 'ext', ts: base + i * 2000 }))));
+    device.end(true);
+    for (const instance of [A, B]) {
+      const cookie = await c.login(instance, 'viewer');
+      const events = await waitFor(async () => {
+        const page = (await (await fetch(`${instance.url}/api/v1/overflow-events?deviceId=${LEVEL_1}`, { headers: { cookie } })).json()) as { items: Array<{ startedAt: string; peakLevelM: number }> };
+        return page.items.length > 0 ? page.items : null;
+      }, 20_000, 250);
+      expect(events).toEqual([expect.objectContaining({ startedAt: new Date(base).toISOString(), peakLevelM: 9.5 })]);
+    }
+  }, 60_000);
 });

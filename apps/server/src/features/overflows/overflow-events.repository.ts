@@ -1,4 +1,4 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database, OverflowEventsTable } from '../../storage/schema';
 
 /** An overflow event as stored (docs/water.md "Overflow events"). */
@@ -149,17 +149,37 @@ export class OverflowEventsRepository {
     return ranges.map((r) => rows.filter((row) => Number(row.started_at_ms) >= r.fromMs && Number(row.started_at_ms) < r.toMs).length);
   }
 
-  async cursor(deviceId: string): Promise<number | null> {
-    const row = await this.db.selectFrom('overflow_cursors').select('judged_to_ms').where('device_id', '=', deviceId).executeTakeFirst();
-    return row ? Number(row.judged_to_ms) : null;
+  async cursor(deviceId: string): Promise<{ judgedToMs: number; lateFromMs: number | null } | null> {
+    const row = await this.db.selectFrom('overflow_cursors').select(['judged_to_ms', 'late_from_ms']).where('device_id', '=', deviceId).executeTakeFirst();
+    return row ? { judgedToMs: Number(row.judged_to_ms), lateFromMs: num(row.late_from_ms) } : null;
   }
 
+  /** The cursor moves forward only (a replay that found no reading leaves it where it was). */
   async setCursor(db: Db, deviceId: string, judgedToMs: number): Promise<void> {
     await db
       .insertInto('overflow_cursors')
-      .values({ device_id: deviceId, judged_to_ms: judgedToMs })
-      .onConflict((oc) => oc.column('device_id').doUpdateSet({ judged_to_ms: judgedToMs }))
+      .values({ device_id: deviceId, judged_to_ms: judgedToMs, late_from_ms: null })
+      .onConflict((oc) =>
+        oc.column('device_id').doUpdateSet({
+          judged_to_ms: sql<number>`CASE WHEN overflow_cursors.judged_to_ms > excluded.judged_to_ms THEN overflow_cursors.judged_to_ms ELSE excluded.judged_to_ms END`,
+        }),
+      )
       .execute();
+  }
+
+  /** Readings stored at or before the cursor (several instances): the leader judges again from the oldest. */
+  async markLate(deviceId: string, oldestMs: number): Promise<void> {
+    await this.db
+      .updateTable('overflow_cursors')
+      .set({ late_from_ms: sql<number>`CASE WHEN late_from_ms IS NULL OR late_from_ms > ${oldestMs} THEN ${oldestMs} ELSE late_from_ms END` })
+      .where('device_id', '=', deviceId)
+      .where('judged_to_ms', '>=', oldestMs)
+      .execute();
+  }
+
+  /** The late mark a replay covered, cleared unless an older one came meanwhile. */
+  async clearLate(db: Db, deviceId: string, coveredFromMs: number): Promise<void> {
+    await db.updateTable('overflow_cursors').set({ late_from_ms: null }).where('device_id', '=', deviceId).where('late_from_ms', '>=', coveredFromMs).execute();
   }
 
   private filtered(q: OverflowQuery) {

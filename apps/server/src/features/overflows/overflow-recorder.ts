@@ -18,6 +18,13 @@ export interface OverflowRecorderDeps {
   readings: ReadingBatches;
   /** The level sensors in service (judged at start). */
   levelSensors(): string[];
+  /**
+   * Whether this instance sees every committed reading of its devices (one instance). With
+   * several, one device's readings may be split between them (an external broker's shared
+   * subscription), so none judges them as they come: the leader judges every device from stored
+   * readings instead (`catchUp`, on the job list).
+   */
+  inline: boolean;
   /** An event was stored, changed or closed: the live socket tells the browsers. */
   changed(event: OverflowEventRecord): void;
   log: FastifyBaseLogger;
@@ -28,8 +35,6 @@ export interface OverflowRecorderDeps {
 export const FIRST_JUDGE_LOOKBACK_MS = 7 * 24 * 3_600_000;
 /** How often an open event's peak, volume and duration, and the judging cursors, are written (app.ts's job list). */
 export const OVERFLOW_FLUSH_EVERY_MS = 10_000;
-/** How often an instance checks that no other one judged its devices meanwhile (ownership moved and came back). */
-const CURSOR_CHECK_MS = 30_000;
 /** The longest a readings' acknowledgement waits for their judging. */
 const ACK_WAIT_MS = 2_000;
 const RETRY_FIRST_MS = 5_000;
@@ -44,7 +49,6 @@ interface DeviceBook {
   dirty: boolean;
   /** The cursor this instance last wrote (or read) for the device. */
   cursor: number | null;
-  checkedAtMs: number;
   /** Rows handed over before this sequence number were in the last replay's read. */
   replayedBeforeSeq: number;
 }
@@ -87,7 +91,7 @@ export class OverflowRecorder {
     });
   }
 
-  /** Judges every level sensor from its cursor (start, or after a restart): what was committed is never left out. */
+  /** Judges every level sensor from its cursor (at start; with several instances, again and again on the leader): what was committed is never left out. */
   async catchUp(): Promise<void> {
     await Promise.all(this.d.levelSensors().map((id) => this.serial.run(id, () => this.startDevice(id)).catch((err: unknown) => this.failed(id, err))));
   }
@@ -100,6 +104,7 @@ export class OverflowRecorder {
   readingsStored(deviceId: string, rows: readonly Row[]): Promise<void> {
     // Most devices never had a crest: their readings cost one lookup here, nothing more.
     if (rows.length === 0 || !this.d.everHadCrest(deviceId)) return Promise.resolve();
+    if (!this.d.inline) return this.markLate(deviceId, rows);
     const seq = ++this.seq;
     let newest = this.arrivedNewest.get(deviceId) ?? -Infinity;
     for (const row of rows) if (row.tsMs > newest) newest = row.tsMs;
@@ -111,6 +116,18 @@ export class OverflowRecorder {
       timer.unref();
     });
     return Promise.race([judged, waited]).finally(() => clearTimeout(timer));
+  }
+
+  /** Several instances: readings older than the device's cursor are marked for the leader's next replay. */
+  private async markLate(deviceId: string, rows: readonly Row[]): Promise<void> {
+    let oldest = Infinity;
+    for (const row of rows) if (row.tsMs < oldest) oldest = row.tsMs;
+    try {
+      await this.d.repo.markLate(deviceId, oldest);
+    } catch (err) {
+      // The readings are stored; only a late batch's re-judging waits for the next restart.
+      this.d.log.error({ err, deviceId }, 'late readings could not be marked for overflow judging');
+    }
   }
 
   /** Writes open events' progress and the cursors (the job list; also at stop). */
@@ -133,7 +150,8 @@ export class OverflowRecorder {
   private async startDevice(deviceId: string): Promise<void> {
     if (!this.d.everHadCrest(deviceId)) return;
     const cursor = await this.d.repo.cursor(deviceId);
-    await this.replay(deviceId, cursor === null ? this.now() - FIRST_JUDGE_LOOKBACK_MS : cursor + 1);
+    if (cursor === null) return this.replay(deviceId, this.now() - FIRST_JUDGE_LOOKBACK_MS);
+    await this.replay(deviceId, Math.min(cursor.judgedToMs + 1, cursor.lateFromMs ?? Infinity), cursor.lateFromMs);
   }
 
   private async take(deviceId: string, rows: readonly Row[], seq: number): Promise<void> {
@@ -142,7 +160,7 @@ export class OverflowRecorder {
       // First heard here since start: judged from the stored cursor, these rows included.
       const cursor = await this.d.repo.cursor(deviceId);
       const oldest = Math.min(...rows.map((r) => r.tsMs));
-      await this.replay(deviceId, cursor === null ? oldest : Math.min(cursor + 1, oldest));
+      await this.replay(deviceId, cursor === null ? oldest : Math.min(cursor.judgedToMs + 1, oldest));
       return;
     }
     if (seq < book.replayedBeforeSeq) {
@@ -151,7 +169,7 @@ export class OverflowRecorder {
     } else {
       const judged = this.runs.judgedTo(deviceId) ?? -Infinity;
       const late = rows.filter((r) => r.tsMs <= judged);
-      if (late.length > 0 || (await this.judgedElsewhere(deviceId, book))) {
+      if (late.length > 0) {
         await this.replay(deviceId, Math.min(...late.map((r) => r.tsMs), book.cursor === null ? Infinity : book.cursor + 1, judged + 1));
         return;
       }
@@ -162,15 +180,6 @@ export class OverflowRecorder {
 
   private feed(deviceId: string, rows: readonly Row[]): void {
     if (this.runs.addRows(deviceId, rows)) this.bookOf(deviceId).dirty = true;
-  }
-
-  /** Ownership moved away and back: another instance wrote this device's cursor meanwhile. */
-  private async judgedElsewhere(deviceId: string, book: DeviceBook): Promise<boolean> {
-    const nowMs = this.now();
-    if (nowMs - book.checkedAtMs < CURSOR_CHECK_MS) return false;
-    book.checkedAtMs = nowMs;
-    const stored = await this.d.repo.cursor(deviceId);
-    return stored !== book.cursor;
   }
 
   /** The openings and closings the last rows made, stored. */
@@ -229,7 +238,7 @@ export class OverflowRecorder {
    * least the delays before `fromMs`, and before every event still open or ended within twice
    * that (plus the 15-minute link) — from there a fresh run reaches the same state the original did.
    */
-  private async replay(deviceId: string, fromMs: number): Promise<void> {
+  private async replay(deviceId: string, fromMs: number, lateFromMs: number | null = null): Promise<void> {
     const { spill } = this.d.geometryNow(deviceId);
     const marginMs = (spill.onDelayS + spill.offDelayS) * 1000;
     const near = await this.d.repo.touching(deviceId, fromMs - 2 * marginMs - LINK_MS);
@@ -243,7 +252,8 @@ export class OverflowRecorder {
     for await (const rows of this.d.readings(deviceId, { fromMs: anchorMs, toMs })) replay.addRows(deviceId, rows);
     const open = replay.openOf(deviceId);
     if (open) found.push(open.spill);
-    const judgedTo = replay.judgedTo(deviceId) ?? Math.min(toMs - 1, this.now());
+    // No reading found: the cursor stays where it was (it moves forward only).
+    const judgedTo = replay.judgedTo(deviceId) ?? fromMs - 1;
 
     const nowMs = this.now();
     const written: OverflowEventRecord[] = [];
@@ -252,6 +262,7 @@ export class OverflowRecorder {
       // A write first: SQLite then takes the write lock (waiting for the writer thread's commit)
       // before the read below, which a later write could otherwise find stale (SQLITE_BUSY).
       await this.d.repo.setCursor(tx, deviceId, judgedTo);
+      if (lateFromMs !== null) await this.d.repo.clearLate(tx, deviceId, lateFromMs);
       const stored = (await this.d.repo.touching(deviceId, anchorMs, tx)).filter((e) => e.startedAtMs >= anchorMs);
       const { pairs, unmatched } = matchByOverlap(found, stored);
       // Events the readings no longer show (a late batch filled a dip, a version moved the crest):
@@ -279,7 +290,6 @@ export class OverflowRecorder {
     const book = this.bookOf(deviceId);
     book.openId = openId;
     book.cursor = judgedTo;
-    book.checkedAtMs = this.now();
     book.dirty = false;
     book.replayedBeforeSeq = replayedBeforeSeq;
     for (const event of written) this.announce(event);
@@ -288,7 +298,7 @@ export class OverflowRecorder {
   private bookOf(deviceId: string): DeviceBook {
     let book = this.books.get(deviceId);
     if (!book) {
-      book = { openId: null, dirty: false, cursor: null, checkedAtMs: this.now(), replayedBeforeSeq: 0 };
+      book = { openId: null, dirty: false, cursor: null, replayedBeforeSeq: 0 };
       this.books.set(deviceId, book);
     }
     return book;

@@ -18,6 +18,8 @@ export interface OverflowsDeps {
   audit: AuditService;
   /** This instance's events: `overflow.updated` goes out on it. */
   bus: EventBus;
+  /** One instance: readings are judged as they are committed (see OverflowRecorderDeps.inline). */
+  inline: boolean;
   log: FastifyBaseLogger;
 }
 
@@ -39,6 +41,7 @@ export function createOverflows(d: OverflowsDeps): OverflowsModule {
     readings: d.readings,
     levelSensors: () => d.devices.listRecords().filter((r) => r.type === 'level_sensor' && r.retiredAtMs === null).map((r) => r.id),
     changed: announce,
+    inline: d.inline,
     log: d.log.child({ component: 'overflows' }),
   });
   d.bus.on('device.removed', ({ id }) => recorder.forget(id));

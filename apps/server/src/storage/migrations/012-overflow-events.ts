@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
  * Overflow events (docs/water.md "Overflow events"): one row per spill of a level sensor, found
  * from its readings against the crest and kept regardless of RETENTION_DAYS. `last_reading_ms` is
  * the newest reading judged into an open event (its duration so far). `overflow_cursors` says up to
- * which reading each device's readings were judged, so that a restart goes on from there.
+ * which reading each device's readings were judged, so that a restart goes on from there, and
+ * (several instances) the oldest reading stored since that is older than it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -29,5 +30,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('overflow_cursors')
     .addColumn('device_id', 'text', (c) => c.primaryKey().references('devices.id').onDelete('cascade'))
     .addColumn('judged_to_ms', 'bigint', (c) => c.notNull())
+    .addColumn('late_from_ms', 'bigint')
     .execute();
 }

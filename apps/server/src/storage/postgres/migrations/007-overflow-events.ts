@@ -21,7 +21,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     CREATE INDEX overflow_events_started ON overflow_events (started_at_ms);
     CREATE TABLE overflow_cursors (
       device_id text PRIMARY KEY REFERENCES devices (id) ON DELETE CASCADE,
-      judged_to_ms bigint NOT NULL
+      judged_to_ms bigint NOT NULL,
+      late_from_ms bigint
     );
   `.execute(db);
 }
