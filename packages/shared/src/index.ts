@@ -25,6 +25,8 @@ export * from './schemas/telemetry';
 export * from './schemas/user';
 export * from './schemas/water';
 export * from './schemas/overflow';
+export * from './schemas/report';
+export * from './reports/reports';
 export * from './water/analytics';
 export * from './water/flow';
 export * from './water/geometry';
