@@ -8,8 +8,8 @@ export interface RunningServer {
   child: ChildProcess;
   port: number;
   base: string;
-  /** Signs in and returns the Cookie header value. */
-  login(username: string, password: string): Promise<string>;
+  /** Signs in and returns the Cookie header value (an admin also gives the master password). */
+  login(username: string, password: string, masterPassword?: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -30,8 +30,8 @@ export async function startBundledServer(dataDir: string, env: Record<string, st
         child,
         port,
         base,
-        async login(username, password) {
-          const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) });
+        async login(username, password, masterPassword) {
+          const res = await fetch(`${base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password, masterPassword }) });
           if (res.status !== 200) throw new Error(`sign-in as ${username}: ${res.status}`);
           return res.headers.getSetCookie()[0]!.split(';')[0]!;
         },
