@@ -1,6 +1,7 @@
 import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
 import type { OverflowEvent } from './overflow';
+import type { ReportRun } from './report';
 import type { User } from './user';
 import type { WaterAnalytics } from '../water/analytics';
 
@@ -17,6 +18,8 @@ export interface LiveEventMap {
   'alarm.updated': Alarm;
   /** An overflow event opened, grew, closed or was annotated (docs/water.md "Overflow events"). */
   'overflow.updated': OverflowEvent;
+  /** A report run was queued, started, finished or failed (docs/reports.md). */
+  'report_run.updated': ReportRun;
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
    * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows
