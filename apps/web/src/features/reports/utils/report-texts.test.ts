@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayText, defaultPeriod, fileSizeText, periodDays, periodText, scheduleText, shortHash } from './report-texts';
+import { dayText, defaultPeriod, devicesText, fileSizeText, recipientsText, periodDays, periodText, scheduleText, shortHash } from './report-texts';
 
 describe('schedule in words', () => {
   it('says each kind in Spanish', () => {
@@ -74,5 +74,19 @@ describe('file texts', () => {
 
   it('shortens a SHA-256', () => {
     expect(shortHash('a'.repeat(64))).toBe(`${'a'.repeat(12)}…`);
+  });
+});
+
+describe('definition texts', () => {
+  it("says 'Todos' for every device, else the names", () => {
+    const name = (id: string) => ({ a: 'Pozo Norte', b: 'Depósito Sur' })[id] ?? id;
+    expect(devicesText(null, name)).toBe('Todos');
+    expect(devicesText(['a', 'b', 'zz'], name)).toBe('Pozo Norte, Depósito Sur, zz');
+  });
+
+  it('counts the recipients', () => {
+    expect(recipientsText([])).toBe('Ninguno');
+    expect(recipientsText(['u1'])).toBe('1 destinatario');
+    expect(recipientsText(['u1', 'a@b.es'])).toBe('2 destinatarios');
   });
 });

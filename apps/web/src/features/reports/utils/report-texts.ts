@@ -3,9 +3,20 @@
  * a run is offered for. Periods are local dates (YYYY-MM-DD), both ends included.
  */
 import { WEEKDAY_LABELS, type ReportFormat, type ReportKind, type ReportSchedule } from '@agua/shared';
-import { LOCALE } from '@/lib/format';
+import { formatInteger, LOCALE } from '@/lib/format';
 
 export const FORMAT_LABELS: Readonly<Record<ReportFormat, string>> = { xlsx: 'Excel', pdf: 'PDF' };
+
+/** 'Todos' (every device, also those added later), or the names of the chosen devices. */
+export function devicesText(deviceIds: readonly string[] | null, deviceName: (id: string) => string): string {
+  return deviceIds === null ? 'Todos' : deviceIds.map(deviceName).join(', ');
+}
+
+/** 'Ninguno', '1 destinatario', '3 destinatarios'. */
+export function recipientsText(recipients: readonly string[]): string {
+  const n = recipients.length;
+  return n === 0 ? 'Ninguno' : n === 1 ? '1 destinatario' : `${formatInteger(n)} destinatarios`;
+}
 
 /** The kinds whose schedule names a day of the month (their period is a calendar month). */
 export const usesDayOfMonth = (kind: ReportKind) => kind === 'monthly' || kind === 'overflows';
