@@ -234,7 +234,7 @@ function ReportForm({ report, devices, users, onClose }: ReportFormDialogProps) 
           rows={3}
           autoCapitalize="off"
           spellCheck={false}
-          placeholder={'jefatura@ejemplo.es\nguardia@ejemplo.es'}
+          placeholder="nombre@ejemplo.es"
           value={values.emails}
           onChange={(e) => set('emails', e.target.value, 'recipients')}
         />
