@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The tests need Debian packages: chromium (browser tests drive it with Playwright),
-// python3-openpyxl (exported workbooks are read back with a reader independent of our writer), and
+// python3-openpyxl (exported workbooks are read back with a reader independent of our writer),
+// poppler-utils (pdftotext reads the reports' PDFs back), and
 // for the reference firmware (firmware/): a C++ compiler and make, doctest-dev (its unit tests),
 // libcurl4-openssl-dev and libmosquitto-dev (the virtual board's transports), gcc-xtensa-lx106 and
 // picolibc-xtensa-lx106-elf (the microcontroller cross-compile and its size check); mosquitto with
@@ -23,6 +24,7 @@ const hasHeader = (rel) =>
 const PACKAGES = [
   ['chromium', () => fs.existsSync(CHROMIUM)],
   ['python3-openpyxl', hasOpenpyxl],
+  ['poppler-utils', () => onPath('pdftotext')],
   ['g++', () => onPath('g++')],
   ['make', () => onPath('make')],
   ['doctest-dev', () => hasHeader('doctest/doctest.h')],

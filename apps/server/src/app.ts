@@ -33,6 +33,10 @@ import notificationsRoutes from './features/notifications/notifications.routes';
 import { DAILY_TOTALS_EVERY_MS, DAILY_TOTALS_FIRST_AFTER_MS } from './features/water/daily.service';
 import { createOverflows, type OverflowsModule } from './features/overflows/overflows.module';
 import overflowRoutes from './features/overflows/overflows.routes';
+import { createReports, type ReportsModule } from './features/reports/reports.module';
+import reportRoutes from './features/reports/reports.routes';
+import { REPORT_SCHEDULE_EVERY_MS } from './features/reports/report-scheduler';
+import { REPORT_RUNS_EVERY_MS } from './features/reports/report-runner';
 import { OVERFLOW_FLUSH_EVERY_MS } from './features/overflows/overflow-recorder';
 import { WATER_HOURS_EVERY_MS, WATER_HOURS_FIRST_AFTER_MS } from './features/water/water-hours.service';
 import { createWater, type WaterModule } from './features/water/water.module';
@@ -103,6 +107,7 @@ export interface ServerModules {
   notifications: Notifications;
   water: WaterModule;
   overflows: OverflowsModule;
+  reports: ReportsModule;
 }
 
 /** A built server: the Fastify instance, and what else its starter and tests need of it. */
@@ -213,6 +218,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(notificationsRoutes, { notifications: notifications.service });
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });
   await app.register(overflowRoutes, { overflows: modules.overflows.service });
+  await app.register(reportRoutes, { reports: modules.reports.service, requested: () => modules.reports.runner.kick() });
   await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
@@ -289,6 +295,10 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('overflow events catch-up', m.cluster.member ? OVERFLOW_FLUSH_EVERY_MS : ONCE, () => m.overflows.recorder.catchUp(), { ...leaderOnly, firstAfterMs: 0, onStop: () => m.overflows.recorder.settle() })
       // Stored per-hour figures (analytics' hours and days) for every complete hour; derived, pruned with their readings.
       .every('water hours', WATER_HOURS_EVERY_MS, () => m.water.hours.recompute(), { ...leaderOnly, firstAfterMs: WATER_HOURS_FIRST_AFTER_MS })
+      // Reports: the leader queues scheduled runs (and, at start, the periods missed while off);
+      // every instance generates queued runs, each taken by one of them.
+      .every('report schedule', REPORT_SCHEDULE_EVERY_MS, () => m.reports.scheduler.tick(), { ...leaderOnly, firstAfterMs: 0 })
+      .every('report runs', REPORT_RUNS_EVERY_MS, () => m.reports.runner.tick(), { firstAfterMs: 0, onStop: () => m.reports.runner.stop() })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -445,6 +455,39 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     users: auth.users,
     alarmChanged: () => notifications.sender.kick(),
   });
+  const reports = createReports({
+    db,
+    sources: {
+      devices: () => devices.service.listRecords().map((r) => ({ id: r.id, name: r.name, location: r.location, type: r.type })),
+      dailyTotals: (deviceId, from, to) => water.daily.days(deviceId, from, to),
+      alarmsRaised: async (deviceIds, fromMs, toMs) =>
+        (await alarms.service.raisedBetween(deviceIds, fromMs, toMs)).map((a) => ({
+          deviceId: a.deviceId,
+          kind: a.kind,
+          priority: a.priority,
+          raisedAtMs: a.raisedAtMs,
+          ackedAtMs: a.ackedAtMs,
+          endedAtMs: a.clearedAtMs ?? a.endedAtMs,
+        })),
+      gateOperations: async (deviceIds, fromMs, toMs) =>
+        (await commands.repo.issuedBetween(deviceIds, fromMs, toMs)).filter((c) => devices.service.get(c.deviceId)?.type !== 'level_sensor').map((c) => ({
+          deviceId: c.deviceId,
+          command: c.command,
+          status: c.status,
+          issuedBy: c.issuedBy?.name ?? null,
+          issuedAtMs: c.issuedAtMs,
+        })),
+      overflowEvents: (deviceIds, fromMs, toMs) => overflows.service.list({ deviceIds, fromMs, toMs }),
+      readingGaps: (deviceId, fromMs, toMs, minGapMs) => history.readings.gaps(deviceId, fromMs, toMs, minGapMs),
+    },
+    notifications,
+    audit: audit.service,
+    bus,
+    deviceExists: (id) => devices.service.get(id) !== undefined,
+    userExists: async (id) => (await auth.users.findById(id)) !== null,
+    publicUrl: config.publicUrl,
+    log,
+  });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows };
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
 }

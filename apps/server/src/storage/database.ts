@@ -15,6 +15,7 @@ import * as m010 from './migrations/010-reading-raw';
 import * as m011 from './migrations/011-alarm-rule-water';
 import * as m012 from './migrations/012-overflow-events';
 import * as m014 from './migrations/014-water-hours';
+import * as m015 from './migrations/015-reports';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '011-alarm-rule-water': m011,
   '012-overflow-events': m012,
   '014-water-hours': m014,
+  '015-reports': m015,
 };
 
 export interface SqliteStorage {

@@ -299,6 +299,53 @@ export interface NotificationOutboxTable {
   sent_at_ms: number | null;
 }
 
+/** A report definition (docs/reports.md). JSON columns: arrays and the schedule as the API has them. */
+export interface ReportDefinitionsTable {
+  id: string;
+  name: string;
+  kind: string;
+  /** null: every device. */
+  device_ids_json: string | null;
+  formats_json: string;
+  recipients_json: string;
+  schedule_json: string | null;
+  enabled: number;
+  created_at_ms: number;
+  /** When it was last enabled (its creation, if created enabled): no scheduled period before it runs. */
+  enabled_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface ReportRunsTable {
+  id: string;
+  report_id: string;
+  /** The definition as it was when the run was made. */
+  definition_json: string;
+  from_date: string;
+  to_date: string;
+  status: string;
+  error: string | null;
+  requested_by_json: string | null;
+  send: number;
+  /** `<report>:<from>:<to>` on scheduled runs (unique), null on requested ones. */
+  schedule_key: string | null;
+  /** Generations started: a run whose instance died is taken again when its lease ends. */
+  attempts: number;
+  lease_until_ms: number | null;
+  /** The e-mails were written to the notification outbox (or there were none to write). */
+  mailed: number;
+  created_at_ms: number;
+  finished_at_ms: number | null;
+}
+
+export interface ReportFilesTable {
+  run_id: string;
+  format: string;
+  bytes: number;
+  sha256: string;
+  content: Buffer;
+}
+
 export interface BrokerCredentialsTable {
   device_id: string;
   key_sealed: string;
@@ -329,4 +376,7 @@ export interface Database {
   overflow_events: OverflowEventsTable;
   overflow_cursors: OverflowCursorsTable;
   water_hours: WaterHoursTable;
+  report_definitions: ReportDefinitionsTable;
+  report_runs: ReportRunsTable;
+  report_files: ReportFilesTable;
 }

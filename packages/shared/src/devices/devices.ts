@@ -48,6 +48,28 @@ export const COMMAND_STATUSES = [
 ] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
+/** Spanish names of commands and of their progress (the device panel, the reports). */
+export const COMMAND_LABELS: Readonly<Record<string, string>> = {
+  abrir: 'Abrir',
+  cerrar: 'Cerrar',
+  detener: 'Detener',
+  read: 'Leer',
+  restart: 'Reiniciar',
+};
+
+export function commandLabel(command: string): string {
+  return COMMAND_LABELS[command] ?? command;
+}
+
+export const COMMAND_STATUS_LABELS: Readonly<Record<CommandStatus, string>> = {
+  pending: 'Pendiente',
+  delivered: 'Entregado',
+  succeeded: 'Confirmado',
+  failed: 'Falló',
+  timed_out: 'Sin respuesta',
+  superseded: 'Reemplazado',
+};
+
 /** Whether a command is still waiting for the device. */
 export function isCommandInFlight(status: CommandStatus): boolean {
   return status === 'pending' || status === 'delivered';

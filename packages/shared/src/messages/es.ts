@@ -73,6 +73,15 @@ export const ERROR_MESSAGES = {
   TOO_MANY_DAYS: 'El rango pide más de 366 días: elija un rango más corto.',
   GEOMETRY_CONFLICT: 'Otra persona guardó la geometría al mismo tiempo; vuelva a intentarlo.',
   OVERFLOW_EVENT_NOT_FOUND: 'Desbordamiento no encontrado.',
+  // Reports
+  REPORT_NOT_FOUND: 'Informe no encontrado.',
+  REPORT_RUN_NOT_FOUND: 'Ejecución de informe no encontrada.',
+  REPORT_NOT_READY: 'El informe aún no está listo: espere a que termine de generarse.',
+  REPORT_FORMAT_NOT_GENERATED: 'Esta ejecución no generó ese formato.',
+  REPORT_SCHEDULE_INVALID: 'La programación no encaja con el tipo: semanal necesita el día de la semana; mensual y desbordamientos, el día del mes.',
+  REPORT_RECIPIENT_UNKNOWN: 'Un destinatario no es un usuario ni una dirección de correo válida.',
+  PERIOD_TOO_LONG: 'El periodo de un informe no puede pasar de 366 días.',
+  PERIOD_IN_FUTURE: 'El periodo empieza en el futuro: no hay datos que informar.',
   NOTIFIED_AT_IN_FUTURE: 'La fecha de aviso a la autoridad no puede ser futura.',
   // Notifications
   WEBHOOK_NOT_FOUND: 'Webhook no encontrado.',

@@ -13,6 +13,8 @@ export interface NotificationContent {
   priority: AlarmPriority | null;
   alarmId: string | null;
   deviceId: string | null;
+  /** A report's e-mail: the run whose files it carries (docs/reports.md). */
+  reportRunId?: string;
 }
 
 export interface AlarmFacts {
@@ -25,14 +27,14 @@ export interface AlarmFacts {
   atMs: number;
 }
 
-const EVENT_PREFIX: Record<Exclude<NotificationEvent, 'test'>, string> = { raised: '', cleared: 'Normalizada: ', escalated: 'Sin reconocer: ' };
+const EVENT_PREFIX: Record<Exclude<NotificationEvent, 'test' | 'report'>, string> = { raised: '', cleared: 'Normalizada: ', escalated: 'Sin reconocer: ' };
 
 // Built once: a formatter costs far more to make than to use (an alarm flood formats thousands).
 const DATE_TIME = new Intl.DateTimeFormat('es-ES', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'UTC' });
 const timeOf = (ms: number) => `${DATE_TIME.format(new Date(ms))} UTC`;
 
 /** The content of an alarm's notification: raised, normalized or escalated. */
-export function alarmNotification(event: Exclude<NotificationEvent, 'test'>, a: AlarmFacts, link: string | null): NotificationContent {
+export function alarmNotification(event: Exclude<NotificationEvent, 'test' | 'report'>, a: AlarmFacts, link: string | null): NotificationContent {
   const lines = [`${a.deviceName} (${a.deviceId}) · ${a.location}`, timeOf(a.atMs)];
   if (event !== 'cleared') lines.push(link ? `Reconózcala en ${link}` : 'Reconózcala en la pantalla Alarmas');
   return {

@@ -9,8 +9,12 @@ export const WEBHOOK_FORMATS = ['generic', 'slack', 'telegram'] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
 /** Why a notification is sent. */
-export const NOTIFICATION_EVENTS = ['raised', 'cleared', 'escalated', 'test'] as const;
+export const NOTIFICATION_EVENTS = ['raised', 'cleared', 'escalated', 'test', 'report'] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** Whom a notification goes to: a user, a webhook, or an e-mail address a report names (docs/reports.md). */
+export const RECIPIENT_KINDS = ['user', 'webhook', 'address'] as const;
+export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
 
 /** A delivery's life: waiting (first try or a retry), sent, or given up after the retry window. */
 export const DELIVERY_STATES = ['pending', 'sent', 'failed'] as const;

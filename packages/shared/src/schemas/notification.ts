@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DELIVERY_STATES, ESCALATION_LIMITS, NOTIFICATION_CHANNELS, NOTIFICATION_EVENTS, WEBHOOK_FORMATS } from '../notifications/notification-policy';
+import { DELIVERY_STATES, ESCALATION_LIMITS, NOTIFICATION_CHANNELS, NOTIFICATION_EVENTS, RECIPIENT_KINDS, WEBHOOK_FORMATS } from '../notifications/notification-policy';
 import { AlarmPrioritySchema } from './alarm';
 import { IsoDateTime, Literals } from './common';
 
@@ -95,7 +95,7 @@ export const DeliverySchema = Type.Object(
     id: Type.String(),
     event: Literals(NOTIFICATION_EVENTS),
     channel: Literals(NOTIFICATION_CHANNELS),
-    recipient: Type.Object({ kind: Type.Union([Type.Literal('user'), Type.Literal('webhook')]), id: Type.String(), label: Type.String() }),
+    recipient: Type.Object({ kind: Literals(RECIPIENT_KINDS), id: Type.String(), label: Type.String() }),
     alarmId: Type.Union([Type.String(), Type.Null()]),
     title: Type.String(),
     state: Literals(DELIVERY_STATES),

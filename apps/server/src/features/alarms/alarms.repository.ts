@@ -187,6 +187,21 @@ export class AlarmsRepository {
   }
 
   /** A page of alarms raised in a range, newest first. */
+  /** Every alarm of these devices raised in [fromMs, toMs), oldest first (a report's period). */
+  async raisedBetween(deviceIds: readonly string[], fromMs: number, toMs: number): Promise<AlarmRecord[]> {
+    if (deviceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('alarms')
+      .selectAll()
+      .where('device_id', 'in', [...deviceIds])
+      .where('raised_at_ms', '>=', fromMs)
+      .where('raised_at_ms', '<', toMs)
+      .orderBy('raised_at_ms')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
   async page(q: AlarmQuery): Promise<AlarmRecord[]> {
     let query = this.db.selectFrom('alarms').selectAll();
     if (q.fromMs !== undefined) query = query.where('raised_at_ms', '>=', q.fromMs);

@@ -60,6 +60,11 @@ export class AlarmsService {
     private readonly shelveCritical: ShelveCriticalAccess = 'write',
   ) {}
 
+  /** Alarms of these devices raised in a range, oldest first (the reports). */
+  raisedBetween(deviceIds: readonly string[], fromMs: number, toMs: number): Promise<AlarmRecord[]> {
+    return this.repo.raisedBetween(deviceIds, fromMs, toMs);
+  }
+
   /** Open alarms: highest priority first, then newest. */
   open(): Alarm[] {
     return this.engine

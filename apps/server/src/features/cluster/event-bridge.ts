@@ -16,6 +16,7 @@ const SHARED: readonly EventType[] = [
   'device.removed',
   'alarm.updated',
   'overflow.updated',
+  'report_run.updated',
   'alarm_rule.updated',
   'device.record_changed',
   'device.geometry_changed',
@@ -23,7 +24,7 @@ const SHARED: readonly EventType[] = [
   'device.revoked',
 ];
 /** Events the live socket turns into frames (or acts on). */
-const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'sessions.ended', 'live.resync'];
+const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated', 'sessions.ended', 'live.resync'];
 
 /** After Redis comes back, the other instances' states arrive within about this long; then browsers get a fresh snapshot. */
 const RESYNC_AFTER_MS = 1_500;
@@ -94,6 +95,7 @@ export class EventBridge {
         break;
       case 'command.updated':
       case 'overflow.updated':
+      case 'report_run.updated':
         break;
       case 'device.removed':
         devices.remove((data as { id: string }).id, 'elsewhere');

@@ -109,6 +109,21 @@ export class CommandsRepository {
     return (await query.execute()).map(toRecord);
   }
 
+  /** Every command to these devices issued in [fromMs, toMs), oldest first (a report's period). */
+  async issuedBetween(deviceIds: readonly string[], fromMs: number, toMs: number): Promise<CommandRecord[]> {
+    if (deviceIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('commands')
+      .selectAll()
+      .where('device_id', 'in', [...deviceIds])
+      .where('issued_at_ms', '>=', fromMs)
+      .where('issued_at_ms', '<', toMs)
+      .orderBy('issued_at_ms')
+      .orderBy('id')
+      .execute();
+    return rows.map(toRecord);
+  }
+
   async page(q: CommandPageQuery): Promise<CommandRecord[]> {
     let query = this.db.selectFrom('commands').selectAll();
     if (q.deviceId) query = query.where('device_id', '=', q.deviceId);

@@ -149,6 +149,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('command.updated', (command) => send({ type: 'command.updated', data: command })),
     opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
     opts.bus.on('overflow.updated', (event) => send({ type: 'overflow.updated', data: event })),
+    opts.bus.on('report_run.updated', (run) => send({ type: 'report_run.updated', data: run })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     // The instances lost touch for a while: every socket starts again from a fresh snapshot (its
     // session checked again on the way, so the snapshot names the user as they are now).

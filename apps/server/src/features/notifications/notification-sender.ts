@@ -262,10 +262,11 @@ export class NotificationSender {
 /** The notification at `index`, with — for e-mail — every other one queued for the same person. */
 function takeGroup(queue: DeliveryRecord[], index: number): DeliveryRecord[] {
   const first = queue.splice(index, 1)[0]!;
-  if (first.channel !== 'email') return [first];
+  // A report's e-mail carries its files and subject: it goes alone.
+  if (first.channel !== 'email' || first.event === 'report') return [first];
   const group = [first];
   for (let i = 0; i < queue.length && group.length < DIGEST_MAX; ) {
-    if (queue[i]!.recipientId === first.recipientId) group.push(...queue.splice(i, 1));
+    if (queue[i]!.recipientId === first.recipientId && queue[i]!.event !== 'report') group.push(...queue.splice(i, 1));
     else i++;
   }
   return group;

@@ -12,14 +12,20 @@ import type { UsersRepository } from '../users/users.repository';
 import { AlarmNotices } from './alarm-notices';
 import { pushPolicy } from './channels/destinations';
 import { generateVapidKeys, type VapidKeys } from './channels/push-channel';
+import type { Attachment } from './channels/channel';
 import { DeliveryThread } from './delivery-thread';
 import { NotificationDirectory } from './notification-directory';
 import { NotificationSender, type Deliver, type OutboxStore } from './notification-sender';
 import { NotificationsRepository, type DeliveryRecord } from './notifications.repository';
 import { NotificationsService } from './notifications.service';
 
+/** The files a report's e-mail carries, read when it is sent (the reports feature's, docs/reports.md). */
+export type AttachmentsOf = (reportRunId: string) => Promise<Attachment[]>;
+
 export interface Notifications {
   service: NotificationsService;
+  /** Where reports' e-mails get their files from (set by the reports feature, which comes later). */
+  useAttachments(load: AttachmentsOf): void;
   sender: NotificationSender;
   directory: NotificationDirectory;
   /** Ends the delivery thread (and its SMTP connections). */
@@ -87,13 +93,16 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
     },
     d.log,
   );
+  let attachmentsOf: AttachmentsOf = async () => [];
   // Whom to send to is decided here, with what the directory knows now; the sending is the thread's.
   const deliver: Deliver = async ([delivery], messages) => {
-    const { channel, recipientId, target } = delivery!;
+    const { channel, recipientKind, recipientId, target } = delivery!;
     switch (channel) {
       case 'email': {
-        const user = directory.user(recipientId);
-        return thread.send({ channel, user: user ? { email: user.email, active: user.status === 'active' } : null }, messages);
+        const user = recipientKind === 'address' ? { email: recipientId, status: 'active' } : directory.user(recipientId);
+        const runId = messages[0]!.content.reportRunId;
+        const withFiles = runId ? [{ ...messages[0]!, attachments: await attachmentsOf(runId) }] : messages;
+        return thread.send({ channel, user: user ? { email: user.email, active: user.status === 'active' } : null }, withFiles);
       }
       case 'webhook':
         return thread.send({ channel, webhook: directory.webhook(recipientId) ?? null }, messages);
@@ -128,7 +137,15 @@ export async function createNotifications(d: NotificationsDeps): Promise<Notific
   }
   // An alarm change stored here may carry notices to send.
   d.bus.on('alarm.updated', () => sender?.kick());
-  return { service, sender, directory, close: () => thread.close() };
+  return {
+    service,
+    sender,
+    directory,
+    useAttachments: (load) => {
+      attachmentsOf = load;
+    },
+    close: () => thread.close(),
+  };
 }
 
 /**

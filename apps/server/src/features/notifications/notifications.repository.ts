@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AlarmPriority, DeliveryState, EscalationPolicy, NotificationChannel, NotificationContent, NotificationEvent, WebhookFormat } from '@agua/shared';
+import type { AlarmPriority, DeliveryState, EscalationPolicy, NotificationChannel, NotificationContent, NotificationEvent, RecipientKind, WebhookFormat } from '@agua/shared';
 import type { Database, NotificationOutboxTable, WebhooksTable } from '../../storage/schema';
 import { deliveryId } from './outbox';
 
@@ -38,7 +38,7 @@ export interface DeliveryRecord {
   alarmId: string | null;
   event: NotificationEvent;
   channel: NotificationChannel;
-  recipientKind: 'user' | 'webhook';
+  recipientKind: RecipientKind;
   recipientId: string;
   target: string | null;
   content: NotificationContent;
@@ -70,7 +70,7 @@ const toDelivery = (r: Selectable<NotificationOutboxTable> & { content_json: str
   alarmId: r.alarm_id,
   event: r.event as NotificationEvent,
   channel: r.channel as NotificationChannel,
-  recipientKind: r.recipient_kind as 'user' | 'webhook',
+  recipientKind: r.recipient_kind as RecipientKind,
   recipientId: r.recipient_id,
   target: r.target,
   content: JSON.parse(r.content_json) as NotificationContent,

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import {
   alarmNotification,
   escalationRoundDue,
+  isEmailAddress,
   testNotification,
   type AlarmPriority,
   type CreateWebhookBody,
   type Delivery,
   type EscalationPolicy,
   type MyNotifications,
+  type NotificationContent,
   type NotificationPreferences,
   type PushSubscriptionBody,
   type UpdateWebhookBody,
@@ -236,6 +238,29 @@ export class NotificationsService {
     return added;
   }
 
+  /**
+   * A report run's e-mail (docs/reports.md): to each recipient — a user with an address who is
+   * active, or an address — once per run and recipient (the outbox key), so that writing it again
+   * after a crash adds nothing. Nothing without an SMTP server. Returns how many were new.
+   */
+  async writeReportMail(runId: string, recipients: readonly string[], content: NotificationContent): Promise<number> {
+    if (!this.d.directory.channels.email) return 0;
+    const targets: OutboxTarget[] = [];
+    for (const recipient of recipients) {
+      if (isEmailAddress(recipient)) {
+        targets.push({ recipientKind: 'address', recipientId: recipient.toLowerCase(), channel: 'email', target: null });
+        continue;
+      }
+      const user = this.d.directory.user(recipient);
+      if (user && user.status === 'active' && user.email) targets.push({ recipientKind: 'user', recipientId: user.id, channel: 'email', target: null });
+    }
+    if (targets.length === 0) return 0;
+    const now = Date.now();
+    const added = await this.d.store.writeOutbox(targets.map((t) => ({ ...t, cause: `report:${runId}`, alarmId: null, event: 'report', content, createdAtMs: now })));
+    if (added > 0) this.d.written();
+    return added;
+  }
+
   // --- the delivery log ----------------------------------------------------------------------
 
   async page(q: Parameters<NotificationsRepository['page']>[0]): Promise<DeliveryRecord[]> {
@@ -248,7 +273,12 @@ export class NotificationsService {
   }
 
   toDelivery(r: DeliveryRecord): Delivery {
-    const label = r.recipientKind === 'webhook' ? (this.d.directory.webhook(r.recipientId)?.name ?? r.recipientId) : (this.d.directory.user(r.recipientId)?.username ?? r.recipientId);
+    const label =
+      r.recipientKind === 'webhook'
+        ? (this.d.directory.webhook(r.recipientId)?.name ?? r.recipientId)
+        : r.recipientKind === 'address'
+          ? r.recipientId
+          : (this.d.directory.user(r.recipientId)?.username ?? r.recipientId);
     return {
       id: r.id,
       event: r.event,

@@ -1,8 +1,8 @@
-import type { NotificationChannel, NotificationContent, NotificationEvent } from '@agua/shared';
+import type { NotificationChannel, NotificationContent, NotificationEvent, RecipientKind } from '@agua/shared';
 
 /** Who a notification is for: a user (e-mail, or push to one of the user's browsers) or a webhook. */
 export interface OutboxTarget {
-  recipientKind: 'user' | 'webhook';
+  recipientKind: RecipientKind;
   recipientId: string;
   channel: NotificationChannel;
   /** The push subscription, for push; null otherwise. */

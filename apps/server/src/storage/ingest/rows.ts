@@ -1,4 +1,4 @@
-import type { NotificationChannel, NotificationContent, NotificationEvent, ReadingStatus } from '@agua/shared';
+import type { NotificationChannel, NotificationContent, NotificationEvent, ReadingStatus, RecipientKind } from '@agua/shared';
 import type { AlarmsTable } from '../schema';
 
 /*
@@ -56,7 +56,7 @@ export interface LastSeenRow {
 
 /** Who a notification is for: a user (e-mail, or push to one of the user's browsers) or a webhook. */
 export interface OutboxTargetRow {
-  recipientKind: 'user' | 'webhook';
+  recipientKind: RecipientKind;
   recipientId: string;
   channel: NotificationChannel;
   /** The push subscription, for push; null otherwise. */

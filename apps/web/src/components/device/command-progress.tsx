@@ -3,7 +3,7 @@ import type { Command } from '@agua/shared';
 
 import { Spinner } from '@/components/ui/spinner';
 import { cn } from '@/lib/utils';
-import { commandLabel } from './labels';
+import { commandLabel } from '@agua/shared';
 
 /** What the device did with the last command, in the words operators expect. */
 export function commandProgressText(command: Command): string {

@@ -30,4 +30,12 @@ export const answerError = (status: number) => new DeliveryError(`el receptor re
 export interface Message {
   deliveryId: string;
   content: NotificationContent;
+  /** Files an e-mail carries (a report's), read when it is sent. */
+  attachments?: Attachment[];
+}
+
+export interface Attachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }

@@ -10,7 +10,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCode
 /** Simple HTML beside the plain text: the title, the lines, the link. */
 export function emailHtml(c: NotificationContent): string {
   const lines = c.lines.map((l) => `<p style="margin:0 0 4px">${escapeHtml(l)}</p>`).join('');
-  const link = c.link ? `<p style="margin:12px 0 0"><a href="${escapeHtml(c.link)}">Abrir Alarmas</a></p>` : '';
+  const label = c.event === 'report' ? 'Abrir Informes' : 'Abrir Alarmas';
+  const link = c.link ? `<p style="margin:12px 0 0"><a href="${escapeHtml(c.link)}">${label}</a></p>` : '';
   return `<div style="font-family:sans-serif;font-size:14px"><h2 style="font-size:16px;margin:0 0 8px">${escapeHtml(c.title)}</h2>${lines}${link}</div>`;
 }
 
@@ -59,6 +60,8 @@ export class EmailChannel {
       // The same id on a repeat after a crash: mail systems can tell it is one message.
       messageId: `<${first.deliveryId}@agua.notificaciones>`,
       headers: { 'X-Agua-Delivery': ids.join(' ') },
+      // A report's files (its e-mail is never part of a digest).
+      attachments: first.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.content) })),
       // nodemailer closes the connection when it aborts, in whatever phase it is.
       signal: deadline.signal,
     };

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { ArrowDownToLine, ArrowUpFromLine, type LucideIcon, OctagonX, RefreshCw, RotateCcw } from 'lucide-react';
-import { DEVICE_COMMANDS, isCommandInFlight, UI_TEXTS, type CommandName, type Device } from '@agua/shared';
+import { commandLabel, DEVICE_COMMANDS, isCommandInFlight, UI_TEXTS, type CommandName, type Device } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
-import { commandLabel, gateConfirmation } from '@/components/device/labels';
+import { gateConfirmation } from '@/components/device/labels';
 import { isApiError } from '@/lib/api-client';
 
 import { useSendDeviceCommand } from '../api/send-device-command';

@@ -1,8 +1,7 @@
-import type { Command, CommandStatus } from '@agua/shared';
+import { COMMAND_STATUS_LABELS, commandLabel, type Command, type CommandStatus } from '@agua/shared';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 
-import { COMMAND_STATUS_LABELS, commandLabel } from '@/components/device/labels';
 import { RelativeTime } from '@/components/device/relative-time';
 import { useDeviceCommands } from '../api/get-device-commands';
 

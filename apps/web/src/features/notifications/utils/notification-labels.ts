@@ -16,6 +16,7 @@ export const DELIVERY_EVENT_LABELS: Readonly<Record<NotificationEvent, string>> 
   cleared: 'Normalizada',
   escalated: 'Escalada',
   test: 'Prueba',
+  report: 'Informe',
 };
 
 export const CHANNEL_LABELS: Readonly<Record<NotificationChannel, string>> = { email: 'Correo', push: 'Push', webhook: 'Webhook' };
