@@ -162,7 +162,7 @@ export default function ReportsRoute() {
           if (!o) setDeleting(null);
         }}
         title="¿Eliminar informe?"
-        description={deleting ? `«${deleting.name}» dejará de generarse y de enviarse. Esta acción no se puede deshacer.` : undefined}
+        description={deleting ? `«${deleting.name}» dejará de generarse y de enviarse; sus ejecuciones y archivos se conservan. Esta acción no se puede deshacer.` : undefined}
         confirmLabel="Eliminar"
         destructive
         onConfirm={confirmDelete}

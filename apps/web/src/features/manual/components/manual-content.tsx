@@ -251,11 +251,14 @@ export function ManualContent() {
           correo, una por línea o separadas por comas; hasta {REPORT_LIMITS.recipientsMax}) y la <strong>Programación</strong>:{' '}
           <strong>Solo bajo demanda</strong>, o <strong>Programado</strong> a una hora (en la hora del servidor), además del día de la
           semana para el semanal o del día del mes (del 1 al 28) para el mensual y el de desbordamientos. La programación genera
-          siempre el último periodo completo; por ejemplo, un mensual el día 1 a las 07:00 genera el mes anterior.
+          siempre el último periodo completo y lo envía a los destinatarios; por ejemplo, un mensual el día 1 a las 07:00 genera y envía
+          el mes anterior. Si el servidor estuvo parado a esa hora, al arrancar genera los periodos que faltan (los{' '}
+          {REPORT_LIMITS.catchUpPeriods} más recientes como mucho).
         </p>
         <p>
           El interruptor <strong>Activo</strong> pausa la programación sin borrar el informe (la lista lo muestra como{' '}
-          <strong>Pausado</strong>). <strong>Eliminar</strong> pide confirmación y no se puede deshacer.
+          <strong>Pausado</strong>). <strong>Eliminar</strong> pide confirmación y no se puede deshacer; las ejecuciones ya
+          generadas y sus archivos se conservan.
         </p>
       </Section>
 

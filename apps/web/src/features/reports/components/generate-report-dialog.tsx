@@ -7,7 +7,7 @@ import { focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useRunReport } from '../api/report-runs';
-import { defaultPeriod, periodText } from '../utils/report-texts';
+import { defaultPeriod, periodText, toLocalDay } from '../utils/report-texts';
 import { validatePeriod } from '../utils/validate-report';
 
 const ID = 'generate-report';
@@ -30,6 +30,7 @@ export function GenerateReportDialog({ report, onClose }: { report: Report; onCl
   const [formError, setFormError] = useState<string | null>(null);
   const run = useRunReport();
   const noRecipients = report.recipients.length === 0;
+  const today = toLocalDay(new Date());
 
   const set = (key: 'from' | 'to') => (e: { target: { value: string } }) => {
     setPeriod((p) => ({ ...p, [key]: e.target.value }));
@@ -39,7 +40,7 @@ export function GenerateReportDialog({ report, onClose }: { report: Report; onCl
   function onSubmit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     setFormError(null);
-    const checked = validatePeriod(period.from, period.to);
+    const checked = validatePeriod(period.from, period.to, today);
     if ('errors' in checked) {
       setErrors(checked.errors);
       return focusFirstError(ID, ['from', 'to'], checked.errors);
@@ -71,7 +72,7 @@ export function GenerateReportDialog({ report, onClose }: { report: Report; onCl
           </DialogHeader>
           <div className="grid min-w-0 gap-4 sm:grid-cols-2">
             <FormField id={`${ID}-from`} label="Desde" error={errors.from}>
-              <Input type="date" {...dateAria('from', errors.from)} value={period.from} max={period.to || undefined} onChange={set('from')} />
+              <Input type="date" {...dateAria('from', errors.from)} value={period.from} max={period.to && period.to < today ? period.to : today} onChange={set('from')} />
             </FormField>
             <FormField id={`${ID}-to`} label="Hasta" error={errors.to}>
               <Input type="date" {...dateAria('to', errors.to)} value={period.to} min={period.from || undefined} onChange={set('to')} />

@@ -210,7 +210,7 @@ function ReportForm({ report, devices, users, onClose }: ReportFormDialogProps) 
         )}
       </Fieldset>
 
-      <Fieldset id={`${ID}-recipients`} legend="Destinatarios" error={errors.recipients} hint={`Reciben el informe por correo. Hasta ${REPORT_LIMITS.recipientsMax} en total.`}>
+      <Fieldset id={`${ID}-recipients`} legend="Destinatarios" error={errors.recipients} hint={`Reciben por correo cada informe programado y los generados a mano con «Enviar a los destinatarios». Hasta ${REPORT_LIMITS.recipientsMax} en total.`}>
         {users ? (
           <CheckList
             label="Usuarios destinatarios"
@@ -243,7 +243,7 @@ function ReportForm({ report, devices, users, onClose }: ReportFormDialogProps) 
         </p>
       </Fieldset>
 
-      <Fieldset id={`${ID}-schedule`} legend="Programación" hint={schedulePreview ? `Se genera solo: ${schedulePreview.toLowerCase()}, en la hora del servidor.` : 'Solo se genera cuando alguien pulsa «Generar ahora».'}>
+      <Fieldset id={`${ID}-schedule`} legend="Programación" hint={schedulePreview ? `Se genera y se envía a los destinatarios ${schedulePreview.charAt(0).toLowerCase()}${schedulePreview.slice(1)} (hora del servidor), con el último periodo completo.` : 'Solo se genera cuando alguien pulsa «Generar ahora».'}>
         <div className="flex flex-wrap gap-2">
           <Choice name={`${ID}-schedule-mode`} checked={!values.scheduled} onChange={() => set('scheduled', false, 'time', 'weekday', 'dayOfMonth')}>
             Solo bajo demanda

@@ -81,14 +81,18 @@ describe('report form', () => {
 });
 
 describe("'Generar ahora' period", () => {
-  it('takes one day or a range up to a year and a day', () => {
-    expect(validatePeriod('2026-11-27', '2026-11-27')).toEqual({ period: { from: '2026-11-27', to: '2026-11-27' } });
-    expect(validatePeriod('2024-01-01', '2024-12-31')).toEqual({ period: { from: '2024-01-01', to: '2024-12-31' } });
+  const today = '2026-11-29';
+
+  it('takes one day or a range up to a year and a day, today included', () => {
+    expect(validatePeriod('2026-11-27', '2026-11-27', today)).toEqual({ period: { from: '2026-11-27', to: '2026-11-27' } });
+    expect(validatePeriod('2024-01-01', '2024-12-31', today)).toEqual({ period: { from: '2024-01-01', to: '2024-12-31' } });
+    expect(validatePeriod('2026-11-29', '2026-11-30', today)).toEqual({ period: { from: '2026-11-29', to: '2026-11-30' } });
   });
 
-  it('refuses an empty day, a reversed range and more than 366 days', () => {
-    expect(validatePeriod('', '')).toEqual({ errors: { from: 'Indique la fecha de inicio.', to: 'Indique la fecha de fin.' } });
-    expect(validatePeriod('2026-11-28', '2026-11-27')).toEqual({ errors: { to: '«Hasta» no puede ser anterior a «Desde».' } });
-    expect(validatePeriod('2025-01-01', '2026-01-02')).toEqual({ errors: { to: 'El periodo admite hasta 366 días.' } });
+  it('refuses an empty day, a reversed range, more than 366 days and a start in the future', () => {
+    expect(validatePeriod('', '', today)).toEqual({ errors: { from: 'Indique la fecha de inicio.', to: 'Indique la fecha de fin.' } });
+    expect(validatePeriod('2026-11-28', '2026-11-27', today)).toEqual({ errors: { to: '«Hasta» no puede ser anterior a «Desde».' } });
+    expect(validatePeriod('2025-01-01', '2026-01-02', today)).toEqual({ errors: { to: 'El periodo admite hasta 366 días.' } });
+    expect(validatePeriod('2026-11-30', '2026-11-30', today)).toEqual({ errors: { from: 'El periodo no puede empezar en el futuro.' } });
   });
 });

@@ -131,12 +131,17 @@ export function validateReport(v: ReportFormValues): { input: ReportInput } | { 
   };
 }
 
-/** 'Desde' and 'Hasta' of 'Generar ahora' (local dates, both included), or the errors of each. */
-export function validatePeriod(from: string, to: string): { period: Period } | { errors: { from?: string; to?: string } } {
+/**
+ * 'Desde' and 'Hasta' of 'Generar ahora' (local dates, both included), or the errors of each.
+ * `today` is the browser's local date: a period starting after it has no data (the server says
+ * PERIOD_IN_FUTURE by its own calendar too).
+ */
+export function validatePeriod(from: string, to: string, today: string): { period: Period } | { errors: { from?: string; to?: string } } {
   const errors: { from?: string; to?: string } = {};
   if (!DAY.test(from)) errors.from = 'Indique la fecha de inicio.';
   if (!DAY.test(to)) errors.to = 'Indique la fecha de fin.';
   if (errors.from || errors.to) return { errors };
+  if (from > today) return { errors: { from: 'El periodo no puede empezar en el futuro.' } };
   const days = periodDays(from, to) ?? 0;
   if (days < 1) return { errors: { to: '«Hasta» no puede ser anterior a «Desde».' } };
   if (days > REPORT_LIMITS.periodDaysMax) return { errors: { to: `El periodo admite hasta ${REPORT_LIMITS.periodDaysMax} días.` } };
