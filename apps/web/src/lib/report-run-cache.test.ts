@@ -40,6 +40,13 @@ describe('run lists from report_run.updated', () => {
     expect(next.pages[0]!.items[0]).toBe(done);
   });
 
+  it("keeps a finished run when the 202 that queued it arrives after the frames", () => {
+    const done = run('b', b.createdAt, { status: 'done' });
+    const data = pages([[done, a], null]);
+    expect(applyReportRunUpdate(data, {}, run('b', b.createdAt, { status: 'queued' })).pages[0]!.items[0]).toBe(done);
+    expect(applyReportRunUpdate(pages([[run('b', b.createdAt, { status: 'running' })], null]), {}, run('b', b.createdAt)).pages[0]!.items[0]!.status).toBe('running');
+  });
+
   it("leaves out another report's run", () => {
     const data = pages([[b, a], null]);
     expect(applyReportRunUpdate(data, { reportId: 'r2' }, run('c', '2026-11-24T08:00:00.000Z'))).toBe(data);

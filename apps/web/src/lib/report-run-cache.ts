@@ -22,10 +22,14 @@ function newerFirst(a: ReportRun, b: ReportRun): number {
   return Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 }
 
+/** How far a run has got: it only moves forward (queued → running → done or failed). */
+const STAGE: Record<ReportRun['status'], number> = { queued: 0, running: 1, done: 2, failed: 2 };
+
 /**
  * The loaded pages after a `report_run.updated` frame (or a 'Generar ahora' answer): a known run is
- * replaced where it is; a new one of the filter is put in order, unless it sorts after everything
- * loaded while more pages wait (then 'Cargar más' brings it in its place).
+ * replaced where it is, unless what came is older than what is shown (a quick run's frames can
+ * overtake the 202 that queued it); a new one of the filter is put in order, unless it sorts after
+ * everything loaded while more pages wait (then 'Cargar más' brings it in its place).
  */
 export function applyReportRunUpdate(data: ReportRunPages, filters: ReportRunFilters, run: ReportRun): ReportRunPages {
   if (!matchesReportRunFilters(run, filters)) return data;
@@ -34,6 +38,7 @@ export function applyReportRunUpdate(data: ReportRunPages, filters: ReportRunFil
     const index = page.items.findIndex((item) => item.id === run.id);
     if (index === -1) return page;
     found = true;
+    if (STAGE[run.status] < STAGE[page.items[index]!.status]) return page;
     const items = page.items.slice();
     items[index] = run;
     return { ...page, items };
