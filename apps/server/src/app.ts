@@ -298,7 +298,7 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       // Reports: the leader queues scheduled runs (and, at start, the periods missed while off);
       // every instance generates queued runs, each taken by one of them.
       .every('report schedule', REPORT_SCHEDULE_EVERY_MS, () => m.reports.scheduler.tick(), { ...leaderOnly, firstAfterMs: 0 })
-      .every('report runs', REPORT_RUNS_EVERY_MS, () => m.reports.runner.tick(), { firstAfterMs: 0, onStop: () => m.reports.runner.stop() })
+      .every('report runs', REPORT_RUNS_EVERY_MS, () => m.reports.runner.tick(), { firstAfterMs: 0, onStart: () => m.reports.runner.start(), onStop: () => m.reports.runner.stop() })
       .add({ name: 'free disk space', start: () => disk.start(), stop: () => disk.stop() })
       // Summaries of collapsed audit refusals still open at shutdown are written then.
       .add({ name: 'audit summaries', start: () => undefined, stop: () => m.audit.service.stop() })
@@ -486,6 +486,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     deviceExists: (id) => devices.service.get(id) !== undefined,
     userExists: async (id) => (await auth.users.findById(id)) !== null,
     publicUrl: config.publicUrl,
+    single: member === null,
     log,
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });

@@ -3,7 +3,6 @@
 // with openpyxl (values) and pdftotext (text); the same period generated twice gives the same
 // cells and the same text but the 'Generado:' line; the archive's SHA-256.
 import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,35 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, ReportRun } from '@agua/shared';
 import { createDevice, expectApiError, jsonOf } from '../helpers/api';
 import { startServer, type TestServer } from '../helpers/server';
+import { useTimeZone } from '../helpers/time-zone';
 import { sqlRun } from '../helpers/sql';
+import { pdfText, waitForRun } from './report-helpers';
 import { ensureOpenpyxl, insertReadings, readWorkbook, type XCell, type XSheet } from '../history/history-helpers';
 
 const MIN = 60_000;
 const DAY = '2026-11-20';
 const DAY_MS = Date.parse(`${DAY}T00:00:00Z`);
-
-/** The text pdftotext reads from a PDF (Debian's poppler-utils), an implementation independent of our writer. */
-export function pdfText(pdf: Buffer): string {
-  const file = path.join(os.tmpdir(), `informe-${process.pid}-${Date.now()}.pdf`);
-  fs.writeFileSync(file, pdf);
-  try {
-    const res = spawnSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' });
-    if (res.status !== 0) throw new Error(`pdftotext failed: ${res.stderr}`);
-    return res.stdout;
-  } finally {
-    fs.rmSync(file, { force: true });
-  }
-}
-
-export async function waitForRun(s: TestServer, cookie: string, id: string, timeoutMs = 20_000): Promise<ReportRun> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const run = (await jsonOf<ReportRun>(await s.fetch(`/api/v1/report-runs/${id}`, { cookie }))).body;
-    if (run.status === 'done' || run.status === 'failed') return run;
-    if (Date.now() > end) throw new Error(`run ${id} still ${run.status}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const plain = (c: XCell | undefined) => (c === undefined || c.t === 'null' ? null : c.v);
 /** A row's values without the empty cells openpyxl pads it with to the sheet's width. */
@@ -52,6 +30,7 @@ const rowValues = (sheet: XSheet, i: number) => {
 const titleRow = (sheet: XSheet, title: string) => sheet.rows.findIndex((r) => plain(r[0]) === title && r.slice(1).every((c) => c.t === 'null'));
 
 describe('reports', () => {
+  useTimeZone('UTC');
   let s: TestServer;
   let admin: string;
   let operator: string;

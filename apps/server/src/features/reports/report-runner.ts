@@ -18,6 +18,11 @@ export interface ReportRunnerDeps {
   log: FastifyBaseLogger;
   /** A run taken by an instance that dies is taken again this long after its last sign of life. */
   leaseMs?: number;
+  /**
+   * The only instance (no cluster): runs marked running at start were this server's before it
+   * stopped or died, and are taken again at once rather than after their lease.
+   */
+  single: boolean;
   now?: () => number;
 }
 
@@ -44,6 +49,13 @@ export class ReportRunner {
   constructor(private readonly d: ReportRunnerDeps) {
     this.leaseMs = d.leaseMs ?? REPORT_LEASE_MS;
     this.now = d.now ?? Date.now;
+  }
+
+  /** At start: what a previous run of this server left under way goes back in the queue (one instance). */
+  async start(): Promise<void> {
+    if (!this.d.single) return;
+    const requeued = await this.d.repo.requeueRunning();
+    if (requeued > 0) this.d.log.warn({ runs: requeued }, 'report runs interrupted by a stop are generated again');
   }
 
   /** Looks for waiting runs now (a run was requested here), or right after the look under way. */

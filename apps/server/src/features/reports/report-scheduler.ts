@@ -26,7 +26,8 @@ export class ReportScheduler {
     let added = 0;
     for (const report of await this.repo.listReports()) {
       if (!report.enabled || report.schedule === null) continue;
-      for (const { period } of duePeriods(report.kind, report.schedule, report.enabledAtMs, now)) {
+      const due = duePeriods(report.kind, report.schedule, report.enabledAtMs, now);
+      for (const [i, { period }] of due.entries()) {
         const fresh = await this.repo.insertRun({
           id: newId('rrn'),
           reportId: report.id,
@@ -35,7 +36,8 @@ export class ReportScheduler {
           requestedBy: null,
           send: true,
           scheduleKey: `${report.id}:${period.from}:${period.to}`,
-          createdAtMs: now,
+          // A millisecond apart, oldest period first: runs are taken and listed in that order.
+          createdAtMs: now - due.length + 1 + i,
         });
         if (fresh) {
           added++;

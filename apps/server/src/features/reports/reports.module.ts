@@ -24,6 +24,8 @@ export interface ReportsDeps {
   userExists(id: string): Promise<boolean>;
   /** PUBLIC_URL: the e-mails' links (the screen, and files too large to attach). */
   publicUrl: string | null;
+  /** No cluster: this is the only instance (runs left running at start are this server's own). */
+  single: boolean;
   log: FastifyBaseLogger;
 }
 
@@ -68,7 +70,7 @@ export function createReports(d: ReportsDeps): ReportsModule {
     return files.flatMap((f) => (f ? [{ filename: reportFileName(run.definition.name, run.from, run.to, f.format), contentType: REPORT_CONTENT_TYPES[f.format], content: f.content }] : []));
   });
 
-  const runner = new ReportRunner({ repo, sources: d.sources, mail, changed, log });
+  const runner = new ReportRunner({ repo, sources: d.sources, mail, changed, single: d.single, log });
   const scheduler = new ReportScheduler(repo, () => runner.kick(), log);
   const service = new ReportsService({ repo, audit: d.audit, deviceExists: d.deviceExists, userExists: d.userExists, changed });
   return { service, runner, scheduler };

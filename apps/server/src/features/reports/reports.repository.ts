@@ -213,6 +213,12 @@ export class ReportsRepository {
     return row ? toRun(row, []) : null;
   }
 
+  /** Puts back in the queue every run marked running (one instance, at start: whoever ran them is gone). */
+  async requeueRunning(): Promise<number> {
+    const res = await this.db.updateTable('report_runs').set({ status: 'queued', lease_until_ms: null }).where('status', '=', 'running').executeTakeFirst();
+    return Number(res.numUpdatedRows);
+  }
+
   /** Keeps a run leased while it is generated; false when it is no longer this attempt's. */
   async extendLease(id: string, attempt: number, leaseUntilMs: number): Promise<boolean> {
     const res = await this.db.updateTable('report_runs').set({ lease_until_ms: leaseUntilMs }).where('id', '=', id).where('attempts', '=', attempt).where('status', '=', 'running').executeTakeFirst();
