@@ -5,7 +5,7 @@ import { signIn } from './support/auth';
 import { expectLive } from './support/devices';
 
 /** Every screen an administrator can open (the others' are a subset), and the device panel. */
-const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual'];
+const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual'];
 
 /** axe's serious and critical findings on the page as it is, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {

@@ -36,6 +36,7 @@ const routes: RouteObject[] = [
               { path: 'devices', ...screen(() => import('./routes/devices')) },
               { path: 'alarms', ...screen(() => import('./routes/alarms')) },
               { path: 'overflows', ...screen(() => import('./routes/overflows')) },
+              { path: 'reports', ...screen(() => import('./routes/reports')) },
               { path: 'account/password', ...screen(() => import('./routes/change-password')) },
               { path: 'account/notifications', ...screen(() => import('./routes/my-notifications')) },
               {

@@ -16,6 +16,7 @@ import {
   type LiveEvent,
   type OverflowEvent,
   type Reading,
+  type ReportRun,
   type User,
 } from '@agua/shared';
 import { queryClient } from './query-client';
@@ -23,6 +24,7 @@ import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
 import { storeOverflowEvents } from './overflow-cache';
+import { storeReportRuns } from './report-run-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -45,7 +47,7 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated']);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -206,6 +208,7 @@ function flush(): void {
   let snapshot = false;
   const commands: Command[] = [];
   const overflows: OverflowEvent[] = [];
+  const reportRuns: ReportRun[] = [];
   const touchedHistory = new Set<string>();
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
@@ -274,6 +277,10 @@ function flush(): void {
         overflows.push(event.data);
         break;
       }
+      case 'report_run.updated': {
+        reportRuns.push(event.data);
+        break;
+      }
     }
   }
 
@@ -286,9 +293,11 @@ function flush(): void {
   }
   // After a (re)connect the snapshot replaces the devices; other lists may have missed events.
   if (overflows.length) storeOverflowEvents(overflows);
+  if (reportRuns.length) storeReportRuns(reportRuns);
   if (snapshot) {
     void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
     void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.reportRuns });
   }
   notifyHistory(touchedHistory);
 }

@@ -15,6 +15,10 @@ export const queryKeys = {
   overflows: ['overflows'] as const,
   overflowLists: ['overflows', 'list'] as const,
   overflowStats: ['overflows', 'stats'] as const,
+  /** The report definitions (GET /reports). */
+  reports: ['reports'] as const,
+  /** The report run lists, `[...reportRuns, filters]` (lib/report-run-cache.ts). */
+  reportRuns: ['report-runs'] as const,
   config: ['config'] as const,
   storage: ['system', 'storage'] as const,
   myNotifications: ['notifications', 'me'] as const,

@@ -1,4 +1,4 @@
-import { BellRing, BookOpen, Cpu, Droplets, LayoutDashboard, Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
+import { BellRing, BookOpen, Cpu, Droplets, FileSpreadsheet, LayoutDashboard, Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
 import type { Permission } from '@agua/shared';
 
 export interface NavItem {
@@ -10,7 +10,7 @@ export interface NavItem {
 
 /**
  * Menu items, each shown only with its permission (seed); 'Desbordamientos' (every role: read)
- * after 'Alarmas'; 'Auditoría' sits after 'Usuarios', and
+ * after 'Alarmas', then 'Informes' (every role: read); 'Auditoría' sits after 'Usuarios', and
  * 'Notificaciones' (webhooks, escalation, delivery log) after it.
  */
 export const NAV_ITEMS: NavItem[] = [
@@ -18,6 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/devices', label: 'Dispositivos', permission: 'read', icon: Cpu },
   { to: '/alarms', label: 'Alarmas', permission: 'read', icon: BellRing },
   { to: '/overflows', label: 'Desbordamientos', permission: 'read', icon: Droplets },
+  { to: '/reports', label: 'Informes', permission: 'read', icon: FileSpreadsheet },
   { to: '/users', label: 'Usuarios', permission: 'manage_users', icon: Users },
   { to: '/audit', label: 'Auditoría', permission: 'manage_users', icon: ScrollText },
   { to: '/notifications', label: 'Notificaciones', permission: 'manage_users', icon: Megaphone },

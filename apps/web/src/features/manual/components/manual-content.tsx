@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Cylinder, Droplets, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
-import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
+import { BellRing, Cpu, Cylinder, Droplets, FileSpreadsheet, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, REPORT_KIND_LABELS, REPORT_LIMITS, REPORT_RUN_STATUS_LABELS, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
@@ -207,6 +207,58 @@ export function ManualContent() {
           Quien tiene permiso de escritura pulsa <strong>Editar</strong> en un evento para anotar la causa (hasta 200 caracteres), unas
           notas (hasta 2000) y la fecha y hora en que se comunicó a la autoridad (<strong>Comunicado a la autoridad</strong>; no puede
           ser futura, y vacía significa que aún no se ha comunicado). Cada cambio queda en la Auditoría. Los observadores solo lo ven.
+        </p>
+      </Section>
+
+      <Section id="manual-informes" icon={FileSpreadsheet} title="Informes">
+        <p>
+          La pantalla <strong>Informes</strong> (en el menú de todos los roles) reúne los informes definidos y sus ejecuciones. Hay
+          cuatro tipos: <strong>{REPORT_KIND_LABELS.daily}</strong> (un día), <strong>{REPORT_KIND_LABELS.weekly}</strong> (de lunes a
+          domingo), <strong>{REPORT_KIND_LABELS.monthly}</strong> (un mes natural) y <strong>{REPORT_KIND_LABELS.overflows}</strong> (los
+          vertidos de un mes natural). Cada informe se genera en Excel, en PDF o en ambos.
+        </p>
+        <h3>Generar un informe y descargarlo (operadores y administradores)</h3>
+        <ol>
+          <li>
+            Pulse <strong>Generar ahora</strong> en el informe. El periodo viene ya relleno con el último completo: ayer para el
+            diario, la semana pasada (de lunes a domingo) para el semanal y el mes anterior para el mensual y el de desbordamientos.
+          </li>
+          <li>
+            Cambie <strong>Desde</strong> y <strong>Hasta</strong> si quiere otro periodo: ambos días se incluyen (para un solo día,
+            ponga el mismo en los dos), hasta {REPORT_LIMITS.periodDaysMax} días.
+          </li>
+          <li>
+            Marque <strong>Enviar a los destinatarios</strong> si además debe llegarles por correo, y pulse <strong>Generar</strong>.
+          </li>
+          <li>
+            La ejecución aparece arriba de la lista <strong>Ejecuciones</strong> como <strong>{REPORT_RUN_STATUS_LABELS.queued}</strong>,
+            pasa a <strong>{REPORT_RUN_STATUS_LABELS.running}</strong> y termina en <strong>{REPORT_RUN_STATUS_LABELS.done}</strong> (o{' '}
+            <strong>{REPORT_RUN_STATUS_LABELS.failed}</strong>, con el motivo) sin recargar la página. Cuando está lista, los botones{' '}
+            <strong>Excel</strong> y <strong>PDF</strong> descargan cada archivo.
+          </li>
+        </ol>
+        <p>
+          Junto a cada archivo se ve su tamaño y el comienzo de su huella SHA-256 (la huella completa aparece al pasar el ratón por
+          encima): sirve para comprobar que un archivo enviado o archivado es exactamente el que generó el sistema. La lista se puede
+          filtrar por informe y muestra quién pidió cada ejecución (<strong>Programado</strong> cuando la generó la programación). Los
+          observadores ven y descargan los informes, pero no los generan.
+        </p>
+        <h3>Programar un informe (administradores)</h3>
+        <p>
+          Pulse <strong>Nuevo informe</strong> (o <strong>Editar</strong> en uno existente) y rellene: el <strong>Nombre</strong>, el{' '}
+          <strong>Tipo</strong>, los <strong>Dispositivos</strong> (todos, también los que se den de alta después, o los que elija),
+          los <strong>Formatos</strong> (al menos uno), los <strong>Destinatarios</strong> (usuarios del sistema y otras direcciones de
+          correo, una por línea o separadas por comas; hasta {REPORT_LIMITS.recipientsMax}) y la <strong>Programación</strong>:{' '}
+          <strong>Solo bajo demanda</strong>, o <strong>Programado</strong> a una hora (en la hora del servidor), además del día de la
+          semana para el semanal o del día del mes (del 1 al 28) para el mensual y el de desbordamientos. La programación genera
+          siempre el último periodo completo y lo envía a los destinatarios; por ejemplo, un mensual el día 1 a las 07:00 genera y envía
+          el mes anterior. Si el servidor estuvo parado a esa hora, al arrancar genera los periodos que faltan (los{' '}
+          {REPORT_LIMITS.catchUpPeriods} más recientes como mucho).
+        </p>
+        <p>
+          El interruptor <strong>Activo</strong> pausa la programación sin borrar el informe (la lista lo muestra como{' '}
+          <strong>Pausado</strong>). <strong>Eliminar</strong> pide confirmación y no se puede deshacer; las ejecuciones ya
+          generadas y sus archivos se conservan.
         </p>
       </Section>
 
