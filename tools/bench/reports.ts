@@ -120,12 +120,14 @@ async function main(): Promise<void> {
     const admin = await server.login('admin', 'admin123', 'maestra2024');
     const report = (await api(server, admin, 'POST', '/api/v1/reports', { name: 'Mensual banco', kind: 'monthly', deviceIds: null, formats: ['xlsx', 'pdf'], recipients: [], schedule: null })) as { id: string };
     const before = memoryMb(server.child.pid!);
-    // The highest RSS seen while the runs are generated (sampled every 100 ms).
-    let duringPeak = 0;
-    const sampler = setInterval(() => (duringPeak = Math.max(duringPeak, memoryMb(server.child.pid!).rss)), 100);
+    // The highest RSS seen while the runs are generated (sampled every 100 ms): in the first run,
+    // from the idle server, and over all of them (V8 collects the runs' garbage lazily).
+    const peaks: number[] = [];
+    const sampler = setInterval(() => (peaks[peaks.length - 1] = Math.max(peaks.at(-1) ?? 0, memoryMb(server.child.pid!).rss)), 100);
     const times: number[] = [];
     let files: Array<{ format: string; bytes: number }> = [];
     for (let i = 0; i < RUNS; i++) {
+      peaks.push(0);
       t = performance.now();
       const run = (await api(server, admin, 'POST', `/api/v1/reports/${report.id}/runs`, { from: month.from, to: month.to })) as { id: string };
       for (;;) {
@@ -152,7 +154,8 @@ async function main(): Promise<void> {
       [`monthly report, POST to done (median of ${RUNS})`, `${s.toFixed(1)} s`, `< ${TARGET_S} s ${s < TARGET_S ? 'ok' : 'MISSED'}; ${(s / (ceiling / 1000)).toFixed(1)}× the ceiling`],
       ['files', files.map((f) => `${f.format} ${(f.bytes / 1024).toFixed(0)} KB`).join(', '), ''],
       ['server memory before the runs: RSS, and peak since its start (VmHWM)', `${before.rss.toFixed(0)} MB, peak ${before.peak.toFixed(0)} MB`, ''],
-      ['server memory while the runs are generated (highest RSS, sampled every 100 ms)', `${duringPeak.toFixed(0)} MB`, `< ${TARGET_MB} MB ${duringPeak < TARGET_MB ? 'ok' : 'MISSED'}`],
+      ['server memory during the first run (highest RSS, sampled every 100 ms)', `${peaks[0]!.toFixed(0)} MB (+${(peaks[0]! - before.rss).toFixed(0)} MB)`, `< ${TARGET_MB} MB ${peaks[0]! < TARGET_MB ? 'ok' : 'MISSED'}`],
+      [`server memory during the ${RUNS} runs, one after the other (highest RSS)`, `${Math.max(...peaks).toFixed(0)} MB`, `< ${TARGET_MB} MB ${Math.max(...peaks) < TARGET_MB ? 'ok' : 'MISSED'}`],
       ['server peak memory over its whole life (VmHWM)', `${after.peak.toFixed(0)} MB`, ''],
     );
   } finally {
