@@ -39,7 +39,7 @@ describe('a scheduled report with two instances', () => {
       return items.some((r) => r.status === 'done') ? items : null;
     }, at.getTime() - Date.now() + 45_000, 250);
     const yesterday = new Date(at.getTime() - 86_400_000).toISOString().slice(0, 10);
-    expect(runs.map((r) => [r.from, r.to, r.requestedBy])).toEqual([[yesterday, yesterday, null]]);
+    expect(runs!.map((r) => [r.from, r.to, r.requestedBy])).toEqual([[yesterday, yesterday, null]]);
     // The demo's alarms may e-mail its users meanwhile: the report's recipient is an address of its own.
     const reportMails = () => mailbox.mails.filter((m) => JSON.stringify(m.to).includes('jefe@example.com'));
     await waitFor(async () => (reportMails().length > 0 ? true : null), 20_000);

@@ -74,7 +74,7 @@ describe('a report run killed mid-way', () => {
       const run = (await (await fetch(`${third.url}/api/v1/report-runs/${posted.id}`, { headers: { cookie: viewer } })).json()) as ReportRun;
       return run.status === 'done' ? run : null;
     }, 60_000);
-    expect(done.files.map((f) => f.format).sort()).toEqual(['pdf', 'xlsx']);
+    expect(done!.files.map((f) => f.format).sort()).toEqual(['pdf', 'xlsx']);
     // The demo's alarms may e-mail its users meanwhile: the report's recipient is an address of its own.
     const reportMails = () => mailbox!.mails.filter((m) => JSON.stringify(m.to).includes('jefe@example.com'));
     await waitFor(async () => (reportMails().length > 0 ? true : null), 20_000);
@@ -82,6 +82,6 @@ describe('a report run killed mid-way', () => {
     expect(reportMails()).toHaveLength(1);
     const mail = reportMails()[0]!;
     expect(mail.subject).toBe('Informe Mensual: octubre de 2026');
-    expect(mail.attachments.map((a) => a.content.length).sort((a, b) => a - b)).toEqual(done.files.map((f) => f.bytes).sort((a, b) => a - b));
+    expect(mail.attachments.map((a) => a.content.length).sort((a, b) => a - b)).toEqual(done!.files.map((f) => f.bytes).sort((a, b) => a - b));
   });
 });

@@ -84,7 +84,7 @@ describe('scheduled reports', () => {
     const mail = toAddress.find((m) => m.subject === `Informe Diario: ${label}`);
     expect(mail, `a mail 'Informe Diario: ${label}'`).toBeDefined();
     expect(mail!.attachments.map((a) => a.filename).sort()).toEqual([`informe-diario-${first.from}.pdf`, `informe-diario-${first.from}.xlsx`]);
-    const xlsx = mail!.attachments.find((a) => a.filename.endsWith('.xlsx'))!;
+    const xlsx = mail!.attachments.find((a) => a.filename?.endsWith('.xlsx'))!;
     expect(xlsx.contentType).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(xlsx.content.length).toBe(first.files.find((f) => f.format === 'xlsx')!.bytes);
     expect(mail!.text).toContain('http://agua.example/reports');
