@@ -27,6 +27,7 @@ export * from './schemas/water';
 export * from './schemas/overflow';
 export * from './schemas/report';
 export * from './reports/reports';
+export * from './reports/report-periods';
 export * from './water/analytics';
 export * from './water/flow';
 export * from './water/geometry';

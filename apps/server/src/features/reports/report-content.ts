@@ -3,6 +3,8 @@ import {
   COMMAND_STATUS_LABELS,
   commandLabel,
   REPORT_KIND_LABELS,
+  addDays,
+  periodLabel,
   type AlarmPriority,
   type CommandStatus,
   type DailyTotals,
@@ -11,7 +13,7 @@ import {
 import type { OverflowEventRecord } from '../overflows/overflow-events.repository';
 import { overflowStats } from '../overflows/overflow-events.service';
 import type { Cell, Column, ReportDocument, Section, Table } from './report-document';
-import { addDays, periodBounds, periodLabel, type Period } from './report-periods';
+import { periodBounds, type Period } from './report-periods';
 import type { ReportRecord } from './reports.repository';
 
 /** A device as a report names it. */

@@ -1,7 +1,7 @@
 // The periods and schedule times of docs/reports.md, in Madrid's time zone (its DST changes: the
 // last Sunday of March skips 02:00–03:00, the last Sunday of October repeats 02:00–03:00).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duePeriods, lastCompletePeriod, localTimeOn, periodBounds, periodLabel, requestedPeriod } from './report-periods';
+import { duePeriods, lastCompletePeriod, localTimeOn, periodBounds, requestedPeriod } from './report-periods';
 
 let previousTz: string | undefined;
 beforeAll(() => {
@@ -76,11 +76,5 @@ describe('report periods', () => {
     expect(() => requestedPeriod('daily', { from: '2026-02-30', to: '2026-03-01' }, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
     expect(() => requestedPeriod('daily', { from: '2026-11-02', to: '2026-11-01' }, now)).toThrow(expect.objectContaining({ code: 'RANGE_INVALID' }));
     expect(() => requestedPeriod('daily', { from: '2026-11-02' }, now)).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
-  });
-
-  it('labels: a day, a whole month, a range', () => {
-    expect(periodLabel({ from: '2026-11-27', to: '2026-11-27' })).toBe('27/11/2026');
-    expect(periodLabel({ from: '2026-02-01', to: '2026-02-28' })).toBe('febrero de 2026');
-    expect(periodLabel({ from: '2026-11-23', to: '2026-11-29' })).toBe('23/11/2026 – 29/11/2026');
   });
 });

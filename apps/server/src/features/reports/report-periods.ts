@@ -1,65 +1,20 @@
-import { REPORT_LIMITS, type ReportKind, type ReportSchedule } from '@agua/shared';
+import { addDays, isoWeekday, lastCompletePeriodBefore, periodDays, REPORT_LIMITS, type ReportKind, type ReportPeriod, type ReportSchedule } from '@agua/shared';
 import { badRequest } from '../../lib/errors';
 import { localDateOf, startOfLocalDate } from '../water/local-days';
 
 /** A run's period: local dates, both included (docs/reports.md "Periods"). */
-export interface Period {
-  from: string;
-  to: string;
-}
+export type Period = ReportPeriod;
 
 const DAY_MS = 86_400_000;
-
-/** The local date `days` calendar days after `date` (negative: before). */
-export function addDays(date: string, days: number): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const t = new Date(Date.UTC(y, m - 1, d + days));
-  return t.toISOString().slice(0, 10);
-}
-
-/** ISO weekday of a local date: Monday 1 … Sunday 7. */
-function weekdayOf(date: string): number {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return ((new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7) + 1;
-}
 
 /** The instants a period covers: its first local midnight to the one after its last day. */
 export function periodBounds(p: Period): { fromMs: number; toMs: number } {
   return { fromMs: startOfLocalDate(p.from)!, toMs: startOfLocalDate(addDays(p.to, 1))! };
 }
 
-/** Days in a period. */
-export function periodDays(p: Period): number {
-  return Math.round((Date.UTC(...ymd(p.to)) - Date.UTC(...ymd(p.from))) / DAY_MS) + 1;
-}
-
-function ymd(date: string): [number, number, number] {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  return [y, m - 1, d];
-}
-
-/**
- * The last complete period of a kind at `nowMs`: daily yesterday, weekly the last Monday–Sunday
- * week, monthly and overflows the last calendar month.
- */
+/** The last complete period of a kind at `nowMs`, in the server's local time. */
 export function lastCompletePeriod(kind: ReportKind, nowMs: number): Period {
-  const today = localDateOf(nowMs);
-  switch (kind) {
-    case 'daily': {
-      const day = addDays(today, -1);
-      return { from: day, to: day };
-    }
-    case 'weekly': {
-      const monday = addDays(today, 1 - weekdayOf(today));
-      return { from: addDays(monday, -7), to: addDays(monday, -1) };
-    }
-    case 'monthly':
-    case 'overflows': {
-      const firstOfThisMonth = `${today.slice(0, 8)}01`;
-      const lastOfPrevious = addDays(firstOfThisMonth, -1);
-      return { from: `${lastOfPrevious.slice(0, 8)}01`, to: lastOfPrevious };
-    }
-  }
+  return lastCompletePeriodBefore(kind, localDateOf(nowMs));
 }
 
 /**
@@ -74,7 +29,7 @@ export function requestedPeriod(kind: ReportKind, q: { from?: string; to?: strin
   }
   const period = { from: q.from, to: q.to };
   if (q.to < q.from) throw badRequest('RANGE_INVALID');
-  if (periodDays(period) > REPORT_LIMITS.periodDaysMax) throw badRequest('PERIOD_TOO_LONG');
+  if (periodDays(period.from, period.to)! > REPORT_LIMITS.periodDaysMax) throw badRequest('PERIOD_TOO_LONG');
   if (q.from > localDateOf(nowMs)) throw badRequest('PERIOD_IN_FUTURE');
   return period;
 }
@@ -87,8 +42,8 @@ const HHMM = /^(\d{2}):(\d{2})$/;
  */
 export function localTimeOn(date: string, time: string): number {
   const [, hh, mm] = HHMM.exec(time)!.map(Number) as [number, number, number];
-  const [y, m, d] = ymd(date);
-  const at = new Date(y, m, d, hh, mm, 0, 0);
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const at = new Date(y, m - 1, d, hh, mm, 0, 0);
   if (at.getHours() === hh && at.getMinutes() === mm) return at.getTime();
   // Skipped: Date moved forward by the gap; the gap ends at the first minute whose wall clock is past HH:MM.
   let t = at.getTime();
@@ -104,7 +59,7 @@ const wallMinutes = (t: number) => {
 /** Whether a schedule fires on a local date. */
 function firesOn(kind: ReportKind, s: ReportSchedule, date: string): boolean {
   if (kind === 'daily') return true;
-  if (kind === 'weekly') return weekdayOf(date) === s.weekday;
+  if (kind === 'weekly') return isoWeekday(date) === s.weekday;
   return Number(date.slice(8)) === s.dayOfMonth;
 }
 
@@ -128,15 +83,4 @@ export function duePeriods(kind: ReportKind, s: ReportSchedule, sinceMs: number,
     due.push({ period: lastCompletePeriod(kind, atMs), atMs });
   }
   return due.slice(-REPORT_LIMITS.catchUpPeriods);
-}
-
-const MONTHS = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
-const dmy = (date: string) => `${date.slice(8)}/${date.slice(5, 7)}/${date.slice(0, 4)}`;
-
-/** A period in words: '27/11/2026', 'noviembre de 2026' (a whole month), '23/11/2026 – 29/11/2026'. */
-export function periodLabel(p: Period): string {
-  if (p.from === p.to) return dmy(p.from);
-  const wholeMonth = p.from.endsWith('-01') && p.to.slice(0, 7) === p.from.slice(0, 7) && addDays(p.to, 1).endsWith('-01');
-  if (wholeMonth) return `${MONTHS[Number(p.from.slice(5, 7)) - 1]} de ${p.from.slice(0, 4)}`;
-  return `${dmy(p.from)} – ${dmy(p.to)}`;
 }

@@ -1,12 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { REPORT_KIND_LABELS, REPORT_LIMITS, type NotificationContent } from '@agua/shared';
+import { periodLabel, REPORT_KIND_LABELS, REPORT_LIMITS, type NotificationContent } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { Notifications } from '../notifications/notifications.module';
 import type { ReportSources } from './report-content';
-import { periodLabel } from './report-periods';
 import { ReportRunner, type ReportMailer } from './report-runner';
 import { ReportScheduler } from './report-scheduler';
 import { REPORT_CONTENT_TYPES, reportFileName } from './report-files';

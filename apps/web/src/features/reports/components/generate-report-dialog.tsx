@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Play } from 'lucide-react';
-import { REPORT_KIND_LABELS, REPORT_LIMITS, type Report } from '@agua/shared';
+import { periodLabel, REPORT_KIND_LABELS, REPORT_LIMITS, type Report } from '@agua/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
 import { focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useRunReport } from '../api/report-runs';
-import { defaultPeriod, periodText, toLocalDay } from '../utils/report-texts';
+import { defaultPeriod, toLocalDay } from '../utils/report-texts';
 import { validatePeriod } from '../utils/validate-report';
 
 const ID = 'generate-report';
@@ -50,7 +50,7 @@ export function GenerateReportDialog({ report, onClose }: { report: Report; onCl
       { reportId: report.id, request: { ...checked.period, send: send && !noRecipients } },
       {
         onSuccess: () => {
-          toast({ title: 'Informe en preparación', description: `${report.name} · ${periodText(checked.period.from, checked.period.to)}`, variant: 'success' });
+          toast({ title: 'Informe en preparación', description: `${report.name} · ${periodLabel(checked.period)}`, variant: 'success' });
           onClose();
         },
         // The server's own words (a period it refuses, a definition deleted meanwhile).

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { CircleCheck, CircleX, Download } from 'lucide-react';
-import { REPORT_KIND_LABELS, REPORT_RUN_STATUS_LABELS, type ReportFile, type ReportRun } from '@agua/shared';
+import { periodLabel, REPORT_KIND_LABELS, REPORT_RUN_STATUS_LABELS, type ReportFile, type ReportRun } from '@agua/shared';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { formatDateTime } from '@/lib/format';
 import { downloadReportFile } from '../api/report-runs';
-import { FORMAT_LABELS, fileSizeText, periodText, shortHash } from '../utils/report-texts';
+import { FORMAT_LABELS, fileSizeText, shortHash } from '../utils/report-texts';
 
 const STATUS_TONES: Record<ReportRun['status'], BadgeProps['tone']> = { queued: 'neutral', running: 'primary', done: 'ok', failed: 'crit' };
 
@@ -32,7 +32,7 @@ export function RunReport({ run }: { run: ReportRun }) {
 }
 
 export function RunPeriod({ run }: { run: ReportRun }) {
-  return <span className="tabular-nums">{periodText(run.from, run.to)}</span>;
+  return <span className="tabular-nums">{periodLabel(run)}</span>;
 }
 
 /** Who asked for it ('Programado' for the schedule), and whether it goes to the recipients. */
@@ -60,7 +60,7 @@ function FileDownload({ run, file }: { run: ReportRun; file: ReportFile }) {
   };
   return (
     <li className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
-      <Button variant="outline" size="sm" onClick={download} disabled={busy} aria-label={`${label}: descargar ${run.reportName} del ${periodText(run.from, run.to)}`}>
+      <Button variant="outline" size="sm" onClick={download} disabled={busy} aria-label={`${label}: descargar ${run.reportName} del ${periodLabel(run)}`}>
         {busy ? <Spinner /> : <Download aria-hidden="true" />}
         {label}
       </Button>

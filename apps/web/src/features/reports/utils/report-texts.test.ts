@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayText, defaultPeriod, devicesText, fileSizeText, recipientsText, periodDays, periodText, scheduleText, shortHash } from './report-texts';
+import { defaultPeriod, devicesText, fileSizeText, recipientsText, scheduleText, shortHash } from './report-texts';
 
 describe('schedule in words', () => {
   it('says each kind in Spanish', () => {
@@ -20,27 +20,6 @@ describe('schedule in words', () => {
     expect(scheduleText('daily', { time: '00:05' })).toBe('Cada día a las 00:05');
     expect(scheduleText('weekly', { time: '07:00' })).toBe('Cada semana a las 07:00');
     expect(scheduleText('monthly', { time: '07:00' })).toBe('Cada mes a las 07:00');
-  });
-});
-
-describe('period label', () => {
-  it('prints one day alone and a range with a dash', () => {
-    expect(periodText('2026-11-27', '2026-11-27')).toBe('27/11/2026');
-    expect(periodText('2026-11-23', '2026-11-29')).toBe('23/11/2026 – 29/11/2026');
-  });
-
-  it('leaves a text that is not a date as it is', () => {
-    expect(dayText('mañana')).toBe('mañana');
-  });
-
-  it('counts the days of a period, both ends included', () => {
-    expect(periodDays('2026-11-27', '2026-11-27')).toBe(1);
-    expect(periodDays('2026-01-01', '2026-12-31')).toBe(365);
-    expect(periodDays('2024-01-01', '2024-12-31')).toBe(366);
-    expect(periodDays('2026-11-28', '2026-11-27')).toBe(0);
-    // Across the change to summer time the count is still whole days.
-    expect(periodDays('2026-03-28', '2026-03-30')).toBe(3);
-    expect(periodDays('', '2026-11-27')).toBeNull();
   });
 });
 

@@ -2,8 +2,8 @@
  * The definition form's values, their check in the browser and the body they become. The server
  * checks again (422 with its own words): this only spares a round trip for what is plainly wrong.
  */
-import { isEmailAddress, REPORT_FORMATS, REPORT_LIMITS, type Report, type ReportFormat, type ReportInput, type ReportKind, type ReportSchedule } from '@agua/shared';
-import { periodDays, usesDayOfMonth, type Period } from './report-texts';
+import { isEmailAddress, periodDays, REPORT_FORMATS, REPORT_LIMITS, type Report, type ReportPeriod, type ReportFormat, type ReportInput, type ReportKind, type ReportSchedule } from '@agua/shared';
+import { usesDayOfMonth } from './report-texts';
 
 export interface ReportFormValues {
   name: string;
@@ -136,7 +136,7 @@ export function validateReport(v: ReportFormValues): { input: ReportInput } | { 
  * `today` is the browser's local date: a period starting after it has no data (the server says
  * PERIOD_IN_FUTURE by its own calendar too).
  */
-export function validatePeriod(from: string, to: string, today: string): { period: Period } | { errors: { from?: string; to?: string } } {
+export function validatePeriod(from: string, to: string, today: string): { period: ReportPeriod } | { errors: { from?: string; to?: string } } {
   const errors: { from?: string; to?: string } = {};
   if (!DAY.test(from)) errors.from = 'Indique la fecha de inicio.';
   if (!DAY.test(to)) errors.to = 'Indique la fecha de fin.';
