@@ -69,7 +69,7 @@ export async function reportPdf(doc: ReportDocument, generatedAtMs: number): Pro
           dontBreakRows: true,
           widths: table.columns.map(() => '*'),
           body: [
-            table.columns.map((c) => ({ text: c.header, style: 'header' })),
+            table.columns.map((c, j) => ({ text: c.header, style: 'header', alignment: numeric[j] ? 'right' : 'left' })),
             ...table.rows.map((cells) => cells.map((cell, j) => ({ text: cellText(cell, table.columns[j]!), alignment: numeric[j] ? 'right' : 'left' }))),
           ],
         },
