@@ -3,9 +3,10 @@
 // apps/web/public/screenshots/), taken anew from the running system so that they stay current.
 // Starts the whole system on its demo data (fixed simulator seed, free ports, a temporary data
 // folder), lets the simulated devices build a minute of history, then photographs the dashboard,
-// the alarms screen, the overflow events and the control-room view at 1440 and 390 px, light and
-// dark, in Debian's Chromium. The demo wet well gets two past spills first (a late batch from its
-// board, one annotated), so that 'Desbordamientos' shows events.
+// the alarms screen, the overflow events, the reports and the control-room view at 1440 and 390 px,
+// light and dark, in Debian's Chromium. The demo wet well gets two past spills first (a late batch
+// from its board, one annotated), so that 'Desbordamientos' shows events, and two report
+// definitions with yesterday's daily report generated, so that 'Informes' shows them.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -17,6 +18,7 @@ const SCREENS = [
   ['dashboard', '/'],
   ['alarms', '/alarms'],
   ['overflows', '/overflows'],
+  ['reports', '/reports'],
   ['wall', '/wall'],
 ];
 const SIZES = [
@@ -60,11 +62,30 @@ async function plantOverflows(url) {
   });
 }
 
+/** Two report definitions (an admin's) and yesterday's daily report generated, so that 'Informes' shows them. */
+async function plantReports(url) {
+  const login = await fetch(`${url}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin123', masterPassword: 'maestra2024' }),
+  });
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+  const post = async (pathname, body) => {
+    const res = await fetch(`${url}${pathname}`, { method: 'POST', headers: { 'Content-Type': 'application/json', cookie }, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`planting the reports: ${pathname} ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const daily = await post('/api/v1/reports', { name: 'Parte diario', kind: 'daily', deviceIds: null, formats: ['xlsx', 'pdf'], recipients: ['jefe.turno@aguas.example'], schedule: { time: '07:00' } });
+  await post('/api/v1/reports', { name: 'Desbordamientos del mes', kind: 'overflows', deviceIds: [WELL], formats: ['pdf'], recipients: [], schedule: { time: '08:00', dayOfMonth: 1 } });
+  await post(`/api/v1/reports/${daily.id}/runs`, {});
+}
+
 const system = await startDemoSystem();
 const { url } = system;
 let browser;
 try {
   await plantOverflows(url);
+  await plantReports(url);
   console.log(`screens: the system answers on ${url}; letting the devices run ${SETTLE_MS / 1000} s`);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });

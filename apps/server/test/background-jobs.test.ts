@@ -24,6 +24,8 @@ describe('background jobs', () => {
       'overflow events progress',
       'overflow events catch-up',
       'water hours',
+      'report schedule',
+      'report runs',
       'free disk space',
       'audit summaries',
     ]);

@@ -1,17 +1,5 @@
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import pdfmake from 'pdfmake';
-import type { Cell, Column, ReportDocument } from './report-document';
-
-// Roboto, shipped with pdfmake: every Spanish letter, '³' and '−', embedded (the PDF standard fonts have no '−').
-const fontDir = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfmake/package.json')), 'fonts', 'Roboto');
-const font = (file: string) => path.join(fontDir, file);
-pdfmake.setFonts({
-  Roboto: { normal: font('Roboto-Regular.ttf'), bold: font('Roboto-Medium.ttf'), italics: font('Roboto-Italic.ttf'), bolditalics: font('Roboto-MediumItalic.ttf') },
-});
-// A report reads nothing but its fonts: no URL, no other file, whatever a text in it says.
-pdfmake.setUrlAccessPolicy(() => false);
-pdfmake.setLocalAccessPolicy((file) => path.resolve(file).startsWith(fontDir + path.sep));
+import PDFDocument from 'pdfkit';
+import type { Cell, Column, ReportDocument, Table } from './report-document';
 
 const LOCALE = 'es-ES';
 const numberFormats = new Map<number, Intl.NumberFormat>();
@@ -43,58 +31,113 @@ export function cellText(cell: Cell, column: Column): string {
   return dateTime.format(cell.at);
 }
 
+// A4 landscape, in points.
+const MARGIN = 32;
+const FOOTER = 24;
+const FONT = 'Helvetica';
+const BOLD = 'Helvetica-Bold';
+const ITALIC = 'Helvetica-Oblique';
+const BODY_SIZE = 8;
+/** Headers a point smaller: the longest one-word header ('Desbordamientos') fits an eleventh of the page. */
+const HEADER_SIZE = 7;
+const CELL_PAD = 2;
+const GREY = '#555555';
+const RULE = '#aaaaaa';
+
 /**
  * The report as a PDF (docs/reports.md "PDF"): A4 landscape, the title, the period, 'Generado: …'
- * (the only line that differs between two generations of the same period), then a heading per
- * section and its tables, headers repeated on each page. Pure JavaScript: no browser.
+ * (the only line that differs between two generations of the same period), then a page per
+ * section with its tables, the header repeated on each page a table runs onto, 'Página N' below.
+ * Written by PDFKit row by row: each page is flushed when it is full, so memory stays flat
+ * whatever the period (a year of 100 devices is 36,000 rows). Pure JavaScript, no browser; the
+ * standard Helvetica has every Spanish letter, '³' and '–'.
  */
 export async function reportPdf(doc: ReportDocument, generatedAtMs: number): Promise<Buffer> {
-  const content: unknown[] = [
-    { text: doc.title, style: 'title' },
-    { text: doc.subtitle, style: 'subtitle' },
-    { text: `Generado: ${dateTime.format(generatedAtMs)}`, style: 'generated' },
-  ];
+  const pdf = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
+    info: { Title: doc.title, Creator: 'Panel de Control de Agua', Producer: 'Panel de Control de Agua' },
+    autoFirstPage: false,
+  });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise<void>((resolve, reject) => {
+    pdf.on('end', resolve);
+    pdf.on('error', reject);
+  });
+
+  let page = 0;
+  const width = () => pdf.page.width - 2 * MARGIN;
+  const bottom = () => pdf.page.height - MARGIN - FOOTER;
+  const newPage = () => {
+    pdf.addPage();
+    page++;
+    // The footer first, where the page's flow never writes (below the bottom margin's reserve).
+    pdf.font(FONT).fontSize(7).fillColor(GREY).text(`${doc.title} · Página ${page}`, MARGIN, pdf.page.height - MARGIN - 10, { width: width(), align: 'right', lineBreak: false });
+    pdf.fillColor('black');
+    pdf.y = MARGIN;
+  };
+  const line = (text: string, font: string, size: number, color = 'black', gapAfter = 2) => {
+    pdf.font(font).fontSize(size);
+    const h = pdf.heightOfString(text, { width: width() });
+    if (pdf.y + h > bottom()) newPage();
+    pdf.fillColor(color).text(text, MARGIN, pdf.y, { width: width() });
+    pdf.fillColor('black');
+    pdf.y += gapAfter;
+  };
+
+  newPage();
+  line(doc.title, BOLD, 16);
+  line(doc.subtitle, FONT, 11);
+  line(`Generado: ${dateTime.format(generatedAtMs)}`, FONT, 8, GREY, 10);
   doc.sections.forEach((section, i) => {
-    content.push({ text: section.heading, style: 'section', pageBreak: i === 0 ? undefined : 'before' });
+    if (i > 0) newPage();
+    line(section.heading, BOLD, 12, 'black', 6);
     for (const table of section.tables) {
-      if (table.title !== null) content.push({ text: table.title, style: 'tableTitle' });
-      if (table.rows.length === 0) {
-        content.push({ text: table.empty, style: 'empty' });
-        continue;
-      }
-      const numeric = table.columns.map((c) => c.kind === 'number' || c.kind === 'integer');
-      content.push({
-        table: {
-          headerRows: 1,
-          dontBreakRows: true,
-          widths: table.columns.map(() => '*'),
-          body: [
-            table.columns.map((c, j) => ({ text: c.header, style: 'header', alignment: numeric[j] ? 'right' : 'left' })),
-            ...table.rows.map((cells) => cells.map((cell, j) => ({ text: cellText(cell, table.columns[j]!), alignment: numeric[j] ? 'right' : 'left' }))),
-          ],
-        },
-        layout: 'lightHorizontalLines',
-        margin: [0, 2, 0, 8],
-      });
+      if (table.title !== null) line(table.title, BOLD, 10, 'black', 2);
+      if (table.rows.length === 0) line(table.empty, ITALIC, BODY_SIZE, GREY, 8);
+      else drawTable(table);
     }
   });
-  const definition = {
-    pageSize: 'A4',
-    pageOrientation: 'landscape',
-    pageMargins: [32, 32, 32, 40],
-    info: { title: doc.title, creator: 'Panel de Control de Agua', producer: 'Panel de Control de Agua' },
-    defaultStyle: { font: 'Roboto', fontSize: 8 },
-    styles: {
-      title: { fontSize: 16, bold: true },
-      subtitle: { fontSize: 11, margin: [0, 2, 0, 0] },
-      generated: { fontSize: 8, color: '#555555', margin: [0, 2, 0, 10] },
-      section: { fontSize: 12, bold: true, margin: [0, 4, 0, 6] },
-      tableTitle: { fontSize: 10, bold: true, margin: [0, 4, 0, 2] },
-      header: { bold: true },
-      empty: { italics: true, color: '#555555', margin: [0, 0, 0, 8] },
-    },
-    footer: (page: number, pages: number) => ({ text: `${doc.title} · Página ${page} de ${pages}`, alignment: 'right', fontSize: 7, margin: [32, 12, 32, 0] }),
-    content,
-  };
-  return pdfmake.createPdf(definition).getBuffer();
+  pdf.end();
+  await ended;
+  return Buffer.concat(chunks);
+
+  /** A table across the page's width, equal columns; its header again on each page it runs onto. */
+  function drawTable(table: Table): void {
+    const colWidth = width() / table.columns.length;
+    const aligns = table.columns.map((c) => (c.kind === 'number' || c.kind === 'integer' ? 'right' : 'left') as 'right' | 'left');
+    const rowHeight = (texts: string[], font: string, size = BODY_SIZE) => {
+      pdf.font(font).fontSize(size);
+      return Math.max(...texts.map((t) => pdf.heightOfString(t || ' ', { width: colWidth - 2 * CELL_PAD }))) + 2 * CELL_PAD;
+    };
+    const drawRow = (texts: string[], font: string, h: number, ruleWidth: number, size = BODY_SIZE) => {
+      const y = pdf.y;
+      pdf.font(font).fontSize(size);
+      texts.forEach((t, j) => pdf.text(t, MARGIN + j * colWidth + CELL_PAD, y + CELL_PAD, { width: colWidth - 2 * CELL_PAD, align: aligns[j] }));
+      pdf
+        .moveTo(MARGIN, y + h)
+        .lineTo(MARGIN + width(), y + h)
+        .lineWidth(ruleWidth)
+        .strokeColor(RULE)
+        .stroke();
+      pdf.y = y + h;
+    };
+    const headers = table.columns.map((c) => c.header);
+    const headerHeight = rowHeight(headers, BOLD, HEADER_SIZE);
+    const header = () => drawRow(headers, BOLD, headerHeight, 1, HEADER_SIZE);
+    if (pdf.y + headerHeight * 2 > bottom()) newPage();
+    header();
+    for (const cells of table.rows) {
+      const texts = cells.map((cell, j) => cellText(cell, table.columns[j]!));
+      const h = rowHeight(texts, FONT);
+      if (pdf.y + h > bottom()) {
+        newPage();
+        header();
+      }
+      drawRow(texts, FONT, h, 0.3);
+    }
+    pdf.y += 8;
+  }
 }
