@@ -175,6 +175,14 @@ describe('reports', () => {
     await sqlRun(s, "INSERT INTO report_runs (id, report_id, definition_json, from_date, to_date, status, send, attempts, mailed, created_at_ms) VALUES ('rrn_wait', ?, ?, ?, ?, 'running', 0, 1, 0, 0)", report.id, definition, DAY, DAY);
     await sqlRun(s, 'UPDATE report_runs SET lease_until_ms = ? WHERE id = ?', Date.now() + 3_600_000, 'rrn_wait');
     await expectApiError(await s.fetch('/api/v1/report-runs/rrn_wait/file?format=xlsx', { cookie: viewer }), 409, 'REPORT_NOT_READY');
+    // 20 runs waiting or under way: 'Generar ahora' waits its turn.
+    for (let i = 1; i < 20; i++) {
+      await sqlRun(s, "INSERT INTO report_runs (id, report_id, definition_json, from_date, to_date, status, send, attempts, mailed, created_at_ms, lease_until_ms) VALUES (?, ?, ?, ?, ?, 'running', 0, 1, 0, 0, ?)", `rrn_busy${i}`, report.id, definition, DAY, DAY, Date.now() + 3_600_000);
+    }
+    const full = await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: DAY, to: DAY } });
+    expect(full.headers.get('retry-after')).toBe('30');
+    await expectApiError(full, 429, 'REPORT_QUEUE_FULL');
+    await sqlRun(s, "DELETE FROM report_runs WHERE id LIKE 'rrn_busy%' OR id = 'rrn_wait'");
   });
 
   it('a definition deleted keeps its runs; audited', async () => {

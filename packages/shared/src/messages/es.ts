@@ -81,6 +81,7 @@ export const ERROR_MESSAGES = {
   REPORT_SCHEDULE_INVALID: 'La programación no encaja con el tipo: semanal necesita el día de la semana; mensual y desbordamientos, el día del mes.',
   REPORT_RECIPIENT_UNKNOWN: 'Un destinatario no es un usuario ni una dirección de correo válida.',
   PERIOD_TOO_LONG: 'El periodo de un informe no puede pasar de 366 días.',
+  REPORT_QUEUE_FULL: 'Hay demasiados informes en preparación. Espere a que terminen y vuelva a intentarlo.',
   PERIOD_IN_FUTURE: 'El periodo empieza en el futuro: no hay datos que informar.',
   NOTIFIED_AT_IN_FUTURE: 'La fecha de aviso a la autoridad no puede ser futura.',
   // Notifications

@@ -35,6 +35,8 @@ export const REPORT_LIMITS = {
   catchUpPeriods: 7,
   /** Files larger than this together go as links on PUBLIC_URL, not attached. */
   attachMaxBytes: 10 * 1024 * 1024,
+  /** Runs waiting or being generated at once, at most: 'Generar ahora' beyond is 429 (reports are heavy work). */
+  queueMax: 20,
   /** Run pages. */
   pageMax: 200,
 } as const;

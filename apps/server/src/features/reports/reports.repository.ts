@@ -213,6 +213,12 @@ export class ReportsRepository {
     return row ? toRun(row, []) : null;
   }
 
+  /** Runs queued or being generated. */
+  async pendingCount(): Promise<number> {
+    const row = await this.db.selectFrom('report_runs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   /** Puts back in the queue every run marked running (one instance, at start: whoever ran them is gone). */
   async requeueRunning(): Promise<number> {
     const res = await this.db.updateTable('report_runs').set({ status: 'queued', lease_until_ms: null }).where('status', '=', 'running').executeTakeFirst();

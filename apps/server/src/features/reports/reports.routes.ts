@@ -85,11 +85,11 @@ export default async function reportRoutes(app: FastifyInstance, opts: ReportRou
     schema: {
       tags,
       summary: "'Generar ahora': queues a run for a period",
-      description: `from and to are local dates YYYY-MM-DD, both included, at most ${REPORT_LIMITS.periodDaysMax} days (400 PERIOD_TOO_LONG), not starting in the future (400 PERIOD_IN_FUTURE); absent: the last complete period of the kind. \`send: true\` e-mails it to the recipients when done.`,
+      description: `from and to are local dates YYYY-MM-DD, both included, at most ${REPORT_LIMITS.periodDaysMax} days (400 PERIOD_TOO_LONG), not starting in the future (400 PERIOD_IN_FUTURE); absent: the last complete period of the kind. \`send: true\` e-mails it to the recipients when done. With ${REPORT_LIMITS.queueMax} runs already waiting or under way: 429 REPORT_QUEUE_FULL with Retry-After.`,
       security: SESSION_SECURITY,
       params: Id,
       body: Type.Optional(ReportRunRequestSchema),
-      response: { 202: ReportRunSchema, ...errors(400, 401, 403, 404) },
+      response: { 202: ReportRunSchema, ...errors(400, 401, 403, 404, 429) },
     },
     handler: async (req, reply) => {
       const run = await reports.requestRun(req.params.id, req.body ?? {}, actor(req));

@@ -1,5 +1,5 @@
-import { isEmailAddress, type Report, type ReportInput, type ReportRun, type ReportRunRequest } from '@agua/shared';
-import { notFound, unprocessable, conflict } from '../../lib/errors';
+import { isEmailAddress, REPORT_LIMITS, type Report, type ReportInput, type ReportRun, type ReportRunRequest } from '@agua/shared';
+import { AppError, conflict, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
 import type { AuditService } from '../audit/audit.service';
@@ -105,6 +105,9 @@ export class ReportsService {
   async requestRun(id: string, request: ReportRunRequest, actor: Actor): Promise<RunRecord> {
     const report = await this.get(id);
     const period = requestedPeriod(report.kind, request, this.now());
+    // Reports are heavy work, done one at a time per instance: a queue that long is a person or a
+    // script asking faster than they can be made, not a need.
+    if ((await this.d.repo.pendingCount()) >= REPORT_LIMITS.queueMax) throw new AppError(429, 'REPORT_QUEUE_FULL', undefined, { 'retry-after': '30' });
     const run = {
       id: newId('rrn'),
       reportId: report.id,
