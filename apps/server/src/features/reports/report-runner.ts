@@ -18,6 +18,8 @@ export interface ReportRunnerDeps {
   log: FastifyBaseLogger;
   /** A run taken by an instance that dies is taken again this long after its last sign of life. */
   leaseMs?: number;
+  /** A failed attempt is made again this long after it. */
+  retryMs?: number;
   /**
    * The only instance (no cluster): runs marked running at start were this server's before it
    * stopped or died, and are taken again at once rather than after their lease.
@@ -29,6 +31,8 @@ export interface ReportRunnerDeps {
 /** Attempts a run gets: one more than a crash or two (a run that kills its instance each time fails then). */
 export const REPORT_MAX_ATTEMPTS = 3;
 export const REPORT_LEASE_MS = 30_000;
+/** A failed attempt is made again after this (the database back, a hiccup over). */
+export const REPORT_RETRY_MS = 60_000;
 /** How often every instance looks for runs queued elsewhere or left by a dead instance. */
 export const REPORT_RUNS_EVERY_MS = 2_000;
 
@@ -41,6 +45,7 @@ export const REPORT_RUNS_EVERY_MS = 2_000;
  */
 export class ReportRunner {
   private readonly leaseMs: number;
+  private readonly retryMs: number;
   private readonly now: () => number;
   private running: Promise<void> | null = null;
   private again = false;
@@ -48,6 +53,7 @@ export class ReportRunner {
 
   constructor(private readonly d: ReportRunnerDeps) {
     this.leaseMs = d.leaseMs ?? REPORT_LEASE_MS;
+    this.retryMs = d.retryMs ?? REPORT_RETRY_MS;
     this.now = d.now ?? Date.now;
   }
 
@@ -94,7 +100,7 @@ export class ReportRunner {
       const run = await this.d.repo.claimNext(now, now + this.leaseMs);
       if (!run) return;
       if (run.attempts > REPORT_MAX_ATTEMPTS) {
-        await this.d.repo.fail(run.id, run.attempts, `interrumpido ${run.attempts - 1} veces`, now);
+        await this.d.repo.fail(run.id, run.attempts, run.error ?? `interrumpido ${run.attempts - 1} veces`, now);
         await this.announce(run.id);
         continue;
       }
@@ -120,8 +126,12 @@ export class ReportRunner {
       const done = await this.announce(run.id);
       if (done && run.send) await this.mail(done);
     } catch (err) {
-      this.d.log.error({ err, run: run.id }, 'report generation failed');
-      await this.d.repo.fail(run.id, run.attempts, err instanceof Error ? err.message : String(err), this.now());
+      // Tried again a minute later (a database away comes back); the third failure is the last word.
+      const message = err instanceof Error ? err.message : String(err);
+      const last = run.attempts >= REPORT_MAX_ATTEMPTS;
+      this.d.log.error({ err, run: run.id, attempt: run.attempts, last }, 'report generation failed');
+      if (last) await this.d.repo.fail(run.id, run.attempts, message, this.now());
+      else await this.d.repo.retryLater(run.id, run.attempts, message, this.now() + this.retryMs);
       await this.announce(run.id);
     } finally {
       clearInterval(keepAlive);

@@ -257,6 +257,21 @@ export class ReportsRepository {
     });
   }
 
+  /**
+   * An attempt that failed (the database away, an error while generating): the run stays taken
+   * until `retryAtMs`, when any instance takes it again like one whose instance died; the error
+   * is kept for the run's last word. Only this attempt's.
+   */
+  async retryLater(id: string, attempt: number, error: string, retryAtMs: number): Promise<void> {
+    await this.db
+      .updateTable('report_runs')
+      .set({ error: error.slice(0, 500), lease_until_ms: retryAtMs })
+      .where('id', '=', id)
+      .where('attempts', '=', attempt)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
   /** Marks a run failed (an error that a retry would repeat, or too many interrupted attempts). */
   async fail(id: string, attempt: number | null, error: string, finishedAtMs: number): Promise<void> {
     await this.db
