@@ -20,6 +20,7 @@ import { closedRange, iso, parseRange } from '../../lib/time';
 import { CSV_CONTENT_TYPE } from '../../lib/csv';
 import { XLSX_CONTENT_TYPE } from '../history/export-xlsx';
 import { ALARMS_CSV_FILE_NAME, ALARMS_XLSX_FILE_NAME, writeAlarmsCsv, writeAlarmsXlsx } from './alarms-export';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../lib/time-id-cursor';
 import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import type { DevicesService } from '../devices/devices.service';
 import type { AlarmRulesService } from './alarm-rules.service';
@@ -32,11 +33,9 @@ export interface AlarmsRoutesOptions {
   devices: DevicesService;
 }
 
-const encodeCursor = (raisedAtMs: number, id: string) => Buffer.from(`${raisedAtMs}|${id}`).toString('base64url');
 function decodeCursor(cursor: string): { raisedAtMs: number; id: string } {
-  const [ms, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
-  return { raisedAtMs: Number(ms), id };
+  const { ms, id } = decodeTimeIdCursor(cursor);
+  return { raisedAtMs: ms, id };
 }
 /** The range of /alarms/stats without `from`: the last 24 hours. */
 const STATS_DEFAULT_SPAN_MS = 24 * 3600_000;
@@ -151,7 +150,7 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       });
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
-      return { items: items.map(toAlarm), nextCursor: rows.length > limit && last ? encodeCursor(last.raisedAtMs, last.id) : null };
+      return { items: items.map(toAlarm), nextCursor: rows.length > limit && last ? encodeTimeIdCursor(last.raisedAtMs, last.id) : null };
     },
   });
 

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { DEVICE_ID_PATTERN, OverflowEventPatchSchema, OverflowEventSchema, OverflowStatsSchema, Page } from '@agua/shared';
 import { badRequest } from '../../lib/errors';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../lib/time-id-cursor';
 import { errors, LIST_COMPRESSION, RequestTime, SESSION_SECURITY } from '../../lib/route-schemas';
 import { parseRange } from '../../lib/time';
 import type { OverflowPosition, OverflowQuery } from './overflow-events.repository';
@@ -12,11 +13,9 @@ export interface OverflowRoutesOptions {
   overflows: OverflowEventsService;
 }
 
-const encodeCursor = (p: OverflowPosition) => Buffer.from(`${p.startedAtMs}|${p.id}`).toString('base64url');
 function decodeCursor(cursor: string): OverflowPosition {
-  const [ms, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
-  return { startedAtMs: Number(ms), id };
+  const { ms, id } = decodeTimeIdCursor(cursor);
+  return { startedAtMs: ms, id };
 }
 
 const RangeQuery = {
@@ -61,7 +60,7 @@ export default async function overflowRoutes(app: FastifyInstance, opts: Overflo
       const rows = await overflows.page(queryOf(req.query), limit + 1, cursor === undefined ? undefined : decodeCursor(cursor));
       const items = rows.slice(0, limit);
       const last = items.at(-1);
-      return { items: items.map(toOverflowEvent), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+      return { items: items.map(toOverflowEvent), nextCursor: rows.length > limit && last ? encodeTimeIdCursor(last.startedAtMs, last.id) : null };
     },
   });
 

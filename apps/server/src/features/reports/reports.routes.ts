@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { REPORT_LIMITS, ReportFormatSchema, ReportInputSchema, ReportRunPageSchema, ReportRunRequestSchema, ReportRunSchema, ReportSchema } from '@agua/shared';
-import { badRequest } from '../../lib/errors';
+import { decodeTimeIdCursor, encodeTimeIdCursor } from '../../lib/time-id-cursor';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
 import { fileAnswer } from '../../lib/stream-export';
 import { REPORT_CONTENT_TYPES, reportFileName } from './report-files';
@@ -16,11 +16,9 @@ export interface ReportRoutesOptions {
 }
 
 
-const encodeCursor = (p: RunPosition) => Buffer.from(`${p.createdAtMs}|${p.id}`).toString('base64url');
 function decodeCursor(cursor: string): RunPosition {
-  const [ms, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!ms || !id || !/^\d{1,15}$/.test(ms)) throw badRequest('VALIDATION_FAILED', { field: 'cursor' });
-  return { createdAtMs: Number(ms), id };
+  const { ms, id } = decodeTimeIdCursor(cursor);
+  return { createdAtMs: ms, id };
 }
 
 const Id = Type.Object({ id: Type.String({ maxLength: 64 }) });
@@ -115,7 +113,7 @@ export default async function reportRoutes(app: FastifyInstance, opts: ReportRou
       const { reportId, limit, cursor } = req.query;
       const { items, more } = await reports.runs({ reportId, limit, after: cursor === undefined ? undefined : decodeCursor(cursor) });
       const last = items.at(-1);
-      return { items: items.map(toReportRun), nextCursor: more && last ? encodeCursor(last) : null };
+      return { items: items.map(toReportRun), nextCursor: more && last ? encodeTimeIdCursor(last.createdAtMs, last.id) : null };
     },
   });
 

@@ -27,6 +27,18 @@ export function FormField({ id, label, hint, error, className, children }: FormF
     <div className={cn('grid content-start gap-2', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children}
+      <FieldMessages id={id} hint={hint} error={error} />
+    </div>
+  );
+}
+
+/**
+ * A field's hint and inline error under it (`<id>-hint`, `<id>-error`, for aria-describedby):
+ * FormField's, and a fieldset's or a table editor's that has no single label.
+ */
+export function FieldMessages({ id, hint, error }: { id: string; hint?: ReactNode; error?: string | null | undefined }) {
+  return (
+    <>
       {hint ? (
         <p id={`${id}-hint`} className="text-xs text-muted-foreground">
           {hint}
@@ -37,7 +49,7 @@ export function FormField({ id, label, hint, error, className, children }: FormF
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 

@@ -4,7 +4,7 @@ import { ALARM_PRIORITY_LABELS, type EscalationPolicy, type User, type Webhook }
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { FormAlert } from '@/components/ui/form-alert';
-import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { FieldMessages, fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -233,11 +233,7 @@ function TargetList({ id, legend, error, loading, loadError, empty, items, check
             })}
           </ul>
         ))}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-crit-fg">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} />
     </fieldset>
   );
 }

@@ -7,7 +7,8 @@ import { focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { toast } from '@/components/ui/use-toast';
 import { useRunReport } from '../api/report-runs';
-import { defaultPeriod, toLocalDay } from '../utils/report-texts';
+import { localDay } from '@/lib/day-range';
+import { defaultPeriod } from '../utils/report-texts';
 import { validatePeriod } from '../utils/validate-report';
 
 const ID = 'generate-report';
@@ -30,7 +31,7 @@ export function GenerateReportDialog({ report, onClose }: { report: Report; onCl
   const [formError, setFormError] = useState<string | null>(null);
   const run = useRunReport();
   const noRecipients = report.recipients.length === 0;
-  const today = toLocalDay(new Date());
+  const today = localDay();
 
   const set = (key: 'from' | 'to') => (e: { target: { value: string } }) => {
     setPeriod((p) => ({ ...p, [key]: e.target.value }));

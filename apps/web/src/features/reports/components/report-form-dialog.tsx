@@ -3,7 +3,7 @@ import { Plus, Save } from 'lucide-react';
 import { DEVICE_TYPE_LABELS, REPORT_FORMATS, REPORT_KIND_LABELS, REPORT_KINDS, REPORT_LIMITS, WEEKDAY_LABELS, type Device, type Report, type ReportKind, type User } from '@agua/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { FieldMessages, fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
@@ -57,16 +57,7 @@ function Fieldset({ id, legend, error, hint, children, className }: { id: string
     <fieldset id={id} tabIndex={-1} aria-describedby={describedBy} className={cn('grid min-w-0 content-start gap-2 outline-none', className)}>
       <legend className="mb-2 text-sm font-medium">{legend}</legend>
       {children}
-      {hint ? (
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-crit-fg">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} hint={hint} error={error} />
     </fieldset>
   );
 }

@@ -3,6 +3,7 @@
  * a run is offered for. Periods are local dates (YYYY-MM-DD), both ends included.
  */
 import { lastCompletePeriodBefore, WEEKDAY_LABELS, type ReportFormat, type ReportKind, type ReportPeriod, type ReportSchedule } from '@agua/shared';
+import { localDay } from '@/lib/day-range';
 import { formatInteger, LOCALE } from '@/lib/format';
 
 export const FORMAT_LABELS: Readonly<Record<ReportFormat, string>> = { xlsx: 'Excel', pdf: 'PDF' };
@@ -38,17 +39,12 @@ export function scheduleText(kind: ReportKind, schedule: ReportSchedule | null |
   return `Cada día ${at}`;
 }
 
-/** A local date as YYYY-MM-DD. */
-export function toLocalDay(date: Date): string {
-  return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
-}
-
 /**
  * The last complete period of a kind in the browser's local time, as 'Generar ahora' offers it
  * (the rule is shared with the server's schedule: yesterday, last Monday–Sunday, last month).
  */
 export function defaultPeriod(kind: ReportKind, now = new Date()): ReportPeriod {
-  return lastCompletePeriodBefore(kind, toLocalDay(now));
+  return lastCompletePeriodBefore(kind, localDay(0, now));
 }
 
 const kbFormat = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 1 });

@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormAlert } from '@/components/ui/form-alert';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { fieldAria, focusFirstError, FormField, showSubmitError } from '@/components/ui/form-field';
+import { FieldMessages, fieldAria, focusFirstError, FormField, showSubmitError } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Spinner } from '@/components/ui/spinner';
@@ -268,14 +268,7 @@ function PointsEditor({ rows, error, onChange }: { rows: PointRow[]; error?: str
         <Plus aria-hidden="true" />
         Añadir fila
       </Button>
-      <p id={`${id}-hint`} className="text-xs text-muted-foreground">
-        {PASTE_HINT}
-      </p>
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-crit-fg">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} hint={PASTE_HINT} error={error} />
     </div>
   );
 }
