@@ -85,6 +85,19 @@ describe('reports', () => {
     await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: viewer, json: { from: DAY, to: DAY } }), 403);
     await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: '2026-11-21', to: DAY } }), 400, 'RANGE_INVALID');
     await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: '2024-01-01', to: DAY } }), 400, 'PERIOD_TOO_LONG');
+    // Absurd periods and bodies: refused with a clear error, nothing queued.
+    await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: '0001-01-01', to: '9999-12-31' } }), 400, 'PERIOD_TOO_LONG');
+    await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: '9999-12-30', to: '9999-12-31' } }), 400, 'PERIOD_IN_FUTURE');
+    await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: '2026-13-01', to: '2026-13-02' } }), 400);
+    await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: DAY } }), 400, 'VALIDATION_FAILED');
+    await expectApiError(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: DAY, to: DAY, extra: 1 } }), 400);
+    await expectApiError(await s.fetch('/api/v1/reports/rpt_nope/runs', { method: 'POST', cookie: operator, json: {} }), 404, 'REPORT_NOT_FOUND');
+    await expectApiError(await s.fetch('/api/v1/report-runs?limit=1000000', { cookie: viewer }), 400);
+    await expectApiError(await s.fetch(`/api/v1/reports`, { method: 'POST', cookie: admin, json: { name: 'x'.repeat(5000), kind: 'daily', formats: ['xlsx'] } }), 400);
+    await expectApiError(await s.fetch(`/api/v1/reports`, { method: 'POST', cookie: admin, json: { name: '   ', kind: 'daily', formats: ['xlsx'] } }), 422);
+    await expectApiError(await s.fetch(`/api/v1/report-runs/${'x'.repeat(100)}/file?format=xlsx`, { cookie: viewer }), 400);
+    await expectApiError(await s.fetch('/api/v1/report-runs/rrn_nope/file?format=docx', { cookie: viewer }), 400);
+    expect((await jsonOf<{ items: ReportRun[] }>(await s.fetch(`/api/v1/report-runs?reportId=${report.id}`, { cookie: viewer }))).body.items).toEqual([]);
     const posted = await jsonOf<ReportRun>(await s.fetch(`/api/v1/reports/${report.id}/runs`, { method: 'POST', cookie: operator, json: { from: DAY, to: DAY } }));
     expect(posted.status).toBe(202);
     expect(posted.body).toMatchObject({ reportId: report.id, from: DAY, to: DAY, requestedBy: { username: 'operator' } });
