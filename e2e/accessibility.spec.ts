@@ -3,12 +3,14 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
 import { expectLive } from './support/devices';
+import { settleTransitions } from './support/layout';
 
 /** Every screen an administrator can open (the others' are a subset), and the device panel. */
 const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual'];
 
 /** axe's serious and critical findings on the page as it is, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {
+  await settleTransitions(page);
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')

@@ -4,7 +4,7 @@ import { expect, test } from './support/test';
 import { adminApi } from './support/api';
 import { menuLinks, signIn } from './support/auth';
 import { expectLive } from './support/devices';
-import { expectNoCoveredControls } from './support/layout';
+import { expectNoCoveredControls, settleTransitions } from './support/layout';
 import { ownTank, type OwnTank } from './support/own-tank';
 import { expectToast, toastRegion } from './support/toast';
 
@@ -167,6 +167,7 @@ test.describe('Desbordamientos', () => {
         await page.setViewportSize(size);
         await expect(row(page, closed.id)).toBeVisible();
         await closeToasts(page);
+        await settleTransitions(page);
         await expectNoCoveredControls(page, `/overflows at ${size.width} px (${scheme})`);
         const overflowX = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflowX, `sideways scrolling at ${size.width} px`).toBeLessThanOrEqual(0);

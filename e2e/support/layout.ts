@@ -45,3 +45,15 @@ export async function coveredControls(page: Page): Promise<string[]> {
 export async function expectNoCoveredControls(page: Page, where: string): Promise<void> {
   expect(await coveredControls(page), `controls covered on ${where}`).toEqual([]);
 }
+
+/**
+ * Waits for the CSS transitions under way to end. Switching the colour scheme fades every
+ * `transition-colors` element for a moment; a contrast check made during the fade measures
+ * colours the page never rests on. Endless animations (a pulsing live dot) are not waited for.
+ */
+export async function settleTransitions(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const running = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+  });
+}
