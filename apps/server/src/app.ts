@@ -35,6 +35,8 @@ import { createOverflows, type OverflowsModule } from './features/overflows/over
 import overflowRoutes from './features/overflows/overflows.routes';
 import { createReports, type ReportsModule } from './features/reports/reports.module';
 import reportRoutes from './features/reports/reports.routes';
+import interlockRoutes from './features/interlocks/interlocks.routes';
+import { createInterlocks, type InterlocksModule } from './features/interlocks/interlocks.module';
 import { REPORT_SCHEDULE_EVERY_MS } from './features/reports/report-scheduler';
 import { REPORT_RUNS_EVERY_MS } from './features/reports/report-runner';
 import { OVERFLOW_FLUSH_EVERY_MS } from './features/overflows/overflow-recorder';
@@ -99,6 +101,7 @@ export interface ServerModules {
   writer: IngestStore;
   alarms: AlarmsModule;
   telemetry: TelemetryService<AlarmChangeRow>;
+  interlocks: InterlocksModule;
   commands: CommandsModule;
   gateway: DeviceGateway;
   mqtt: MqttModule;
@@ -219,7 +222,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });
   await app.register(overflowRoutes, { overflows: modules.overflows.service });
   await app.register(reportRoutes, { reports: modules.reports.service, requested: () => modules.reports.runner.kick() });
-  await app.register(liveRoutes, { bus: member?.feed ?? modules.bus, auth: auth.auth, devices: devices.service, openAlarms: () => alarms.service.open(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
+  await app.register(interlockRoutes, {
+    interlocks: modules.interlocks.service,
+    typeOf: (id) => {
+      const d = devices.service.get(id);
+      return d && d.retiredAtMs === null ? d.type : undefined;
+    },
+  });
+  await app.register(liveRoutes, {
+    bus: member?.feed ?? modules.bus,
+    auth: auth.auth,
+    devices: devices.service,
+    openAlarms: () => alarms.service.open(),
+    bypasses: () => modules.interlocks.service.bypassesNow(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
@@ -273,7 +288,9 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('notification escalation', 5_000, () => notifications.service.escalate(alarmEngine.open()), leaderOnly)
       // Users are edited elsewhere: who is told catches up within this (every instance plans notices with its alarm changes).
       .every('notification recipients', 15_000, () => notifications.directory.reload())
-      .every('command lifecycle (timeouts, re-delivery)', 1_000, () => commands.tick())
+      .every('command lifecycle (timeouts, re-delivery, approvals expired)', 1_000, () => commands.tick())
+      // Bypasses end by themselves at their time (at most a second or two late), on any instance.
+      .every('interlock bypass expiry', 1_000, () => m.interlocks.service.expireBypasses(), { onStart: () => m.interlocks.service.start() })
       .every('device offline sweep', 1_000, () => devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
       .every('lastSeen flush', 5_000, () => devices.flushLastSeen(), { onStop: () => devices.flushLastSeen() })
@@ -394,6 +411,15 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     },
     levelOf: (deviceId, tsMs, sent) => water.geometry.levelOf(deviceId, tsMs, sent),
   });
+  const interlocks = createInterlocks({
+    db,
+    devices: devices.service,
+    openAlarms: () => alarms.service.open(),
+    audit: audit.service,
+    bus,
+    feed: member?.feed ?? bus,
+    defaultOfflineAfterS: config.deviceOfflineAfterS,
+  });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
   const commands = createCommands({
     config,
@@ -405,6 +431,11 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     router: member?.commandRouter ?? null,
     gateFaults: telemetry,
     mqtt: commandsOverMqtt,
+    guard: interlocks.service,
+    reauth: {
+      verify: (user, password) => auth.auth.verifyOwnPassword(user, password),
+      settle: (user, ip, ok) => auth.auth.settleSecret(user, ip, ok),
+    },
     log,
   });
   const gateway = createGateway({ config, devices: devices.service, telemetry, commands: commands.service, metrics, placement });
@@ -428,6 +459,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
         await history.readings.deleteByDevice(deviceId);
         await writer.forgetDevice(deviceId);
         await commands.repo.deleteByDevice(deviceId);
+        await interlocks.service.forgetDevice(deviceId);
         await alarms.engine.purgeDevice(deviceId);
         alarms.rules.forget(deviceId);
       },
@@ -490,5 +522,5 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     log,
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, interlocks, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
 }

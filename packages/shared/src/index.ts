@@ -26,6 +26,8 @@ export * from './schemas/user';
 export * from './schemas/water';
 export * from './schemas/overflow';
 export * from './schemas/report';
+export * from './schemas/interlock';
+export * from './control/interlocks';
 export * from './reports/reports';
 export * from './reports/report-periods';
 export * from './water/analytics';

@@ -97,6 +97,28 @@ export interface CommandsTable {
   handed_out_at_ms: number | null;
   completed_at_ms: number | null;
   message: string | null;
+  comment: string | null;
+  approved_by_json: string | null;
+  approved_at_ms: number | null;
+  approval_expires_at_ms: number | null;
+  overrides_json: string | null;
+  schedule_id: string | null;
+}
+
+export interface InterlocksTable {
+  id: string;
+  device_id: string;
+  command: string;
+  name: string;
+  conditions_json: string;
+  mode: string;
+  enabled: number;
+  version: number;
+  bypass_until_ms: number | null;
+  bypass_by_json: string | null;
+  bypass_comment: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
 }
 
 export interface AuditEventsTable {
@@ -360,6 +382,7 @@ export interface Database {
   readings: ReadingsTable;
   telemetry_seq_runs: TelemetrySeqRunsTable;
   commands: CommandsTable;
+  interlocks: InterlocksTable;
   audit_events: AuditEventsTable;
   settings: SettingsTable;
   alarm_rules: AlarmRulesTable;

@@ -10,6 +10,8 @@ export interface CommandAccepted {
   success: boolean;
   message: string;
   commandId: string;
+  /** A two-person command: not sent until another user approves it (docs/control.md). */
+  status?: 'awaiting_approval';
 }
 
 export function markCommandIssued(deviceId: string, command: string, accepted: CommandAccepted): void {
@@ -22,12 +24,17 @@ export function markCommandIssued(deviceId: string, command: string, accepted: C
           id: accepted.commandId,
           deviceId,
           command,
-          status: 'pending',
+          status: accepted.status ?? 'pending',
           issuedBy: null,
           issuedAt: new Date().toISOString(),
           deliveredAt: null,
           completedAt: null,
           message: null,
+          comment: null,
+          approvedBy: null,
+          approvedAt: null,
+          approvalExpiresAt: null,
+          overrides: [],
         },
       };
     }),

@@ -45,6 +45,10 @@ export const COMMAND_STATUSES = [
   'failed',
   'timed_out',
   'superseded',
+  // Two-person commands (docs/control.md): waiting for another person, refused by one, or left too long.
+  'awaiting_approval',
+  'rejected',
+  'expired',
 ] as const;
 export type CommandStatus = (typeof COMMAND_STATUSES)[number];
 
@@ -68,6 +72,9 @@ export const COMMAND_STATUS_LABELS: Readonly<Record<CommandStatus, string>> = {
   failed: 'Falló',
   timed_out: 'Sin respuesta',
   superseded: 'Reemplazado',
+  awaiting_approval: 'En espera de aprobación',
+  rejected: 'Rechazado',
+  expired: 'Caducado',
 };
 
 /** Whether a command is still waiting for the device. */

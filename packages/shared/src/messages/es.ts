@@ -59,6 +59,17 @@ export const ERROR_MESSAGES = {
   COMMAND_INVALID: 'Comando no válido para este tipo de dispositivo.',
   COMMAND_IN_PROGRESS: 'Ya hay un comando en curso para este dispositivo.',
   COMMAND_NOT_FOUND: 'Comando no encontrado.',
+  // Interlocks and two-person commands (docs/control.md)
+  INTERLOCKED: 'Comando bloqueado por un enclavamiento.',
+  COMMENT_REQUIRED: 'Este comando requiere un comentario.',
+  REAUTH_REQUIRED: 'Este comando requiere su contraseña.',
+  REAUTH_FAILED: 'Contraseña incorrecta.',
+  SELF_APPROVAL: 'No puede aprobar su propio comando.',
+  COMMAND_NOT_AWAITING_APPROVAL: 'El comando no está en espera de aprobación.',
+  SCHEDULE_ACTIVE: 'La compuerta sigue una programación.',
+  INTERLOCK_INVALID: 'Enclavamiento no válido.',
+  INTERLOCK_NOT_FOUND: 'Enclavamiento no encontrado.',
+  VERSION_CONFLICT: 'Otra persona cambió este elemento; vuelva a cargarlo.',
   // Alarms
   ALARM_RULE_NOT_FOUND: 'Regla de alarma no encontrada.',
   ALARM_RULE_INVALID: 'Valores de la regla de alarma no posibles.',

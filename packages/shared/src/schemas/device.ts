@@ -3,6 +3,7 @@ import { COMMAND_STATUSES, DEVICE_TYPES, GATE_STATES, WATER_TYPES } from '../dev
 import { READING_STATUSES } from '../readings/status';
 import { IsoDateTime, Literals } from './common';
 import { WaterAnalyticsSchema } from './water';
+import { InterlockOverrideSchema } from './interlock';
 
 export const DeviceTypeSchema = Literals(DEVICE_TYPES);
 export const WaterTypeSchema = Literals(WATER_TYPES);
@@ -31,13 +32,22 @@ export const CommandSchema = Type.Object(
     command: Type.String(),
     status: CommandStatusSchema,
     issuedBy: Type.Union([
-      Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() }),
+      Type.Object({ kind: Type.Literal('user'), id: Type.String(), username: Type.String(), name: Type.String() }),
+      Type.Object({ kind: Type.Literal('schedule'), scheduleId: Type.String(), name: Type.Literal('Programación') }),
       Type.Null(),
     ]),
     issuedAt: IsoDateTime,
     deliveredAt: Type.Union([IsoDateTime, Type.Null()]),
     completedAt: Type.Union([IsoDateTime, Type.Null()]),
     message: Type.Union([Type.String(), Type.Null()]),
+    /** docs/control.md: the issuer's comment (a `confirm` interlock demands one). */
+    comment: Type.Union([Type.String(), Type.Null()]),
+    approvedBy: Type.Union([Type.Object({ id: Type.String(), username: Type.String(), name: Type.String() }), Type.Null()]),
+    approvedAt: Type.Union([IsoDateTime, Type.Null()]),
+    /** A two-person command waiting for approval expires then. */
+    approvalExpiresAt: Type.Union([IsoDateTime, Type.Null()]),
+    /** The failed interlocks this command passed: by their demand, or bypassed. */
+    overrides: Type.Array(InterlockOverrideSchema),
   },
   { title: 'Command' },
 );

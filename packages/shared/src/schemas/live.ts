@@ -1,5 +1,6 @@
 import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
+import type { Interlock } from './interlock';
 import type { OverflowEvent } from './overflow';
 import type { ReportRun } from './report';
 import type { User } from './user';
@@ -7,7 +8,8 @@ import type { WaterAnalytics } from '../water/analytics';
 
 /** Frames the server sends on the live socket, keyed by `type` (docs/api.md "Live socket"). */
 export interface LiveEventMap {
-  hello: { user: User; devices: Device[]; alarms: Alarm[] };
+  /** `bypasses`: the interlocks bypassed now (docs/control.md). */
+  hello: { user: User; devices: Device[]; alarms: Alarm[]; bypasses: Interlock[] };
   /** `analytics`: the level sensor's water figures after this reading (null without a shape). */
   'reading.created': { deviceId: string; reading: Reading; analytics: WaterAnalytics | null };
   'device.updated': Device;
@@ -20,6 +22,9 @@ export interface LiveEventMap {
   'overflow.updated': OverflowEvent;
   /** A report run was queued, started, finished or failed (docs/reports.md). */
   'report_run.updated': ReportRun;
+  /** An interlock created or changed, its bypass begun or ended (docs/control.md). */
+  'interlock.updated': Interlock;
+  'interlock.removed': { id: string };
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
    * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows

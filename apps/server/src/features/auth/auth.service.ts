@@ -90,6 +90,23 @@ export class AuthService {
     });
   }
 
+  /** Whether a password is the user's own; nothing counted (see `settleSecret`). */
+  verifyOwnPassword(user: UserRecord, given: string): Promise<boolean> {
+    return verifyPassword(user.passwordHash, given);
+  }
+
+  /**
+   * Counts a secret checked elsewhere (a command's re-authentication, checked on the instance
+   * that received it) as `confirmSecret` would: `429` during a lockout, else a failure or a clear.
+   */
+  settleSecret(user: UserRecord, ip: string, ok: boolean): Promise<void> {
+    return this.oneAtATime(ip, async () => {
+      await this.assertNotLockedOut(user.username, ip, Date.now());
+      if (ok) await this.failures.clear(user.username, ip);
+      else await this.failures.record(user.username, ip, Date.now());
+    });
+  }
+
   /** Checks in the order docs/api.md fixes: lockout, credentials, inactive, master password. */
   private async attempt(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
     const username = input.username.trim().toLowerCase();

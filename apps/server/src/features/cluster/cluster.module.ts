@@ -10,7 +10,7 @@ import type { SettingsRepository } from '../../storage/settings.repository';
 import type { AlarmAct, AlarmEngine, AlarmRouter } from '../alarms/alarm-engine';
 import { toAlarm } from '../alarms/alarms.repository';
 import type { AlarmRulesService } from '../alarms/alarm-rules.service';
-import type { CommandRouter, CommandsService, RemoteIssue } from '../commands/commands.service';
+import type { CommandRouter, CommandsService, RemoteApproval, RemoteIssue } from '../commands/commands.service';
 import type { DevicesService } from '../devices/devices.service';
 import type { MqttTransport } from '../mqtt/mqtt-transport';
 import type { UsersRepository } from '../users/users.repository';
@@ -133,6 +133,7 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
     commandRouter: {
       holderOf: (deviceId) => ownership.holderOf(deviceId),
       issueOn: (instance, request) => cluster.call(instance, 'command.issue', request),
+      approveOn: (instance, request) => cluster.call(instance, 'command.approve', request),
     },
     alarmRouter: {
       holderOf: (deviceId) => ownership.holderOf(deviceId),
@@ -166,7 +167,13 @@ export async function joinCluster(config: Config & { redisUrl: string; databaseU
         const request = args as RemoteIssue;
         const user = await f.users.findById(request.userId);
         if (!user) throw unauthorized();
-        return f.commands.issue(user, request.deviceId, request.command, request.ip, true);
+        return f.commands.issue(user, request.deviceId, request, request.ip, true);
+      });
+      cluster.serve('command.approve', async (args) => {
+        const request = args as RemoteApproval;
+        const user = await f.users.findById(request.userId);
+        if (!user) throw unauthorized();
+        return f.commands.approve(user, request.commandId, request.comment, request.ip, true);
       });
       const replicas = {
         devices: f.devices,

@@ -17,6 +17,8 @@ const SHARED: readonly EventType[] = [
   'alarm.updated',
   'overflow.updated',
   'report_run.updated',
+  'interlock.updated',
+  'interlock.removed',
   'alarm_rule.updated',
   'device.record_changed',
   'device.geometry_changed',
@@ -24,7 +26,7 @@ const SHARED: readonly EventType[] = [
   'device.revoked',
 ];
 /** Events the live socket turns into frames (or acts on). */
-const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated', 'sessions.ended', 'live.resync'];
+const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated', 'interlock.updated', 'interlock.removed', 'sessions.ended', 'live.resync'];
 
 /** After Redis comes back, the other instances' states arrive within about this long; then browsers get a fresh snapshot. */
 const RESYNC_AFTER_MS = 1_500;
@@ -96,6 +98,8 @@ export class EventBridge {
       case 'command.updated':
       case 'overflow.updated':
       case 'report_run.updated':
+      case 'interlock.updated':
+      case 'interlock.removed':
         break;
       case 'device.removed':
         devices.remove((data as { id: string }).id, 'elsewhere');

@@ -9,7 +9,7 @@ import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
 import { CommandsRepository, toCommand } from './commands.repository';
-import { CommandsService, type CommandRouter, type MqttDelivery } from './commands.service';
+import { CommandsService, type CommandGuard, type CommandRouter, type MqttDelivery, type Reauthentication } from './commands.service';
 import { GateTravelWatch, type GateFaults } from './travel-watch';
 
 export interface CommandsDeps {
@@ -28,6 +28,9 @@ export interface CommandsDeps {
    * devices their commands — so it can only exist after this module. Resolved in `app.ts`.
    */
   mqtt: Late<MqttDelivery>;
+  /** The interlocks in front of every command (docs/control.md). */
+  guard: CommandGuard;
+  reauth: Reauthentication;
   log: FastifyBaseLogger;
 }
 
@@ -44,6 +47,8 @@ export function createCommands(d: CommandsDeps): CommandsModule {
     defaultOfflineAfterS: d.config.deviceOfflineAfterS,
     placement: d.placement,
     router: d.router,
+    guard: d.guard,
+    reauth: d.reauth,
     mqtt: {
       isConnected: (deviceId) => d.mqtt.get().isConnected(deviceId),
       deliver: (deviceId, command) => d.mqtt.get().deliver(deviceId, command),

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Command, CommandStatus } from '@agua/shared';
+import type { Command, CommandStatus, InterlockOverride } from '@agua/shared';
 import { iso } from '../../lib/time';
 import type { CommandsTable, Database } from '../../storage/schema';
 
@@ -15,7 +15,19 @@ export interface CommandRecord {
   handedOutAtMs: number | null;
   completedAtMs: number | null;
   message: string | null;
+  /** The issuer's comment (a `confirm` interlock demands one). */
+  comment: string | null;
+  approvedBy: Person | null;
+  approvedAtMs: number | null;
+  /** A two-person command waiting for approval expires then; null for others. */
+  approvalExpiresAtMs: number | null;
+  /** The failed interlocks it passed (docs/control.md). */
+  overrides: InterlockOverride[];
+  /** The schedule that issued it; null for a person's command. */
+  scheduleId: string | null;
 }
+
+type Person = { id: string; username: string; name: string };
 
 const num = (v: number | null) => (v === null ? null : Number(v));
 
@@ -32,6 +44,12 @@ function toRecord(r: Selectable<CommandsTable>): CommandRecord {
     handedOutAtMs: num(r.handed_out_at_ms),
     completedAtMs: num(r.completed_at_ms),
     message: r.message,
+    comment: r.comment,
+    approvedBy: r.approved_by_json ? (JSON.parse(r.approved_by_json) as Person) : null,
+    approvedAtMs: num(r.approved_at_ms),
+    approvalExpiresAtMs: num(r.approval_expires_at_ms),
+    overrides: r.overrides_json ? (JSON.parse(r.overrides_json) as InterlockOverride[]) : [],
+    scheduleId: r.schedule_id,
   };
 }
 
@@ -42,16 +60,22 @@ export function toCommand(c: CommandRecord): Command {
     deviceId: c.deviceId,
     command: c.command,
     status: c.status,
-    issuedBy: c.issuedBy,
+    issuedBy: c.scheduleId !== null ? { kind: 'schedule', scheduleId: c.scheduleId, name: 'Programación' } : c.issuedBy ? { kind: 'user', ...c.issuedBy } : null,
     issuedAt: iso(c.issuedAtMs),
     deliveredAt: iso(c.deliveredAtMs),
     completedAt: iso(c.completedAtMs),
     message: c.message,
+    comment: c.comment,
+    approvedBy: c.approvedBy,
+    approvedAt: iso(c.approvedAtMs),
+    approvalExpiresAt: iso(c.approvalExpiresAtMs),
+    overrides: c.overrides,
   };
 }
 
 export interface CommandPageQuery {
   deviceId?: string;
+  status?: CommandStatus;
   limit: number;
   /** Continue after this (issuedAtMs, id), newest first. */
   after?: { issuedAtMs: number; id: string };
@@ -78,6 +102,12 @@ export class CommandsRepository {
         handed_out_at_ms: c.handedOutAtMs,
         completed_at_ms: c.completedAtMs,
         message: c.message,
+        comment: c.comment,
+        approved_by_json: c.approvedBy ? JSON.stringify(c.approvedBy) : null,
+        approved_at_ms: c.approvedAtMs,
+        approval_expires_at_ms: c.approvalExpiresAtMs,
+        overrides_json: c.overrides.length > 0 ? JSON.stringify(c.overrides) : null,
+        schedule_id: c.scheduleId,
       })
       .execute();
   }
@@ -91,9 +121,40 @@ export class CommandsRepository {
         handed_out_at_ms: c.handedOutAtMs,
         completed_at_ms: c.completedAtMs,
         message: c.message,
+        approved_by_json: c.approvedBy ? JSON.stringify(c.approvedBy) : null,
+        approved_at_ms: c.approvedAtMs,
       })
       .where('id', '=', c.id)
       .execute();
+  }
+
+  /**
+   * Moves a command out of `awaiting_approval` if it still is there: the one approval, rejection,
+   * expiry or supersession that wins (any instance); false when another got there first.
+   */
+  async leaveAwaiting(c: CommandRecord): Promise<boolean> {
+    const result = await this.db
+      .updateTable('commands')
+      .set({
+        status: c.status,
+        completed_at_ms: c.completedAtMs,
+        message: c.message,
+        approved_by_json: c.approvedBy ? JSON.stringify(c.approvedBy) : null,
+        approved_at_ms: c.approvedAtMs,
+        expires_at_ms: c.expiresAtMs,
+      })
+      .where('id', '=', c.id)
+      .where('status', '=', 'awaiting_approval')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Two-person commands still waiting: one device's, or those whose approval time ran out by `expiredBy`. */
+  async findAwaiting(q: { deviceId?: string; expiredBy?: number }): Promise<CommandRecord[]> {
+    let query = this.db.selectFrom('commands').selectAll().where('status', '=', 'awaiting_approval');
+    if (q.deviceId !== undefined) query = query.where('device_id', '=', q.deviceId);
+    if (q.expiredBy !== undefined) query = query.where('approval_expires_at_ms', '<=', q.expiredBy);
+    return (await query.orderBy('issued_at_ms').execute()).map(toRecord);
   }
 
   async findById(id: string): Promise<CommandRecord | null> {
@@ -127,6 +188,7 @@ export class CommandsRepository {
   async page(q: CommandPageQuery): Promise<CommandRecord[]> {
     let query = this.db.selectFrom('commands').selectAll();
     if (q.deviceId) query = query.where('device_id', '=', q.deviceId);
+    if (q.status) query = query.where('status', '=', q.status);
     if (q.after) {
       const { issuedAtMs, id } = q.after;
       query = query.where((eb) =>

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CommandSchema, DEVICE_ID_PATTERN, Page } from '@agua/shared';
+import { CommandSchema, CommandStatusSchema, DEVICE_ID_PATTERN, INTERLOCK_LIMITS, Page } from '@agua/shared';
 import { badRequest, notFound } from '../../lib/errors';
 import { errors, LIST_COMPRESSION, SESSION_SECURITY } from '../../lib/route-schemas';
 import { toCommand } from './commands.repository';
@@ -32,9 +32,21 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       summary: 'Send a command to a device (gates: abrir, cerrar, detener; sensors: read, restart)',
       security: SESSION_SECURITY,
       params: DeviceParams,
-      body: Type.Object({ command: Type.String({ minLength: 1, maxLength: 32 }) }),
+      description:
+        'Refused in this order (docs/control.md): 403, 400, 404, 422 COMMAND_INVALID, 409 DEVICE_OFFLINE, 409 INTERLOCKED `{reasons}`, 422 COMMENT_REQUIRED, 422 REAUTH_REQUIRED / REAUTH_FAILED (a sign-in failure; 429 in a lockout), 409 COMMAND_IN_PROGRESS. `detener` skips the interlocks. A two-person command answers 202 with `status: awaiting_approval` and is not sent until another user approves it.',
+      body: Type.Object({
+        command: Type.String({ minLength: 1, maxLength: 32 }),
+        comment: Type.Optional(Type.String({ maxLength: INTERLOCK_LIMITS.commentMax, description: 'required by a failed confirm interlock' })),
+        password: Type.Optional(Type.String({ maxLength: 256, description: "the issuer's password, required by a failed reauth interlock; never stored or logged" })),
+        takeManual: Type.Optional(Type.Boolean({ description: "'Tomar control manual': an operator's command during a schedule's open period" })),
+      }),
       response: {
-        202: Type.Object({ success: Type.Literal(true), message: Type.String(), commandId: Type.String() }),
+        202: Type.Object({
+          success: Type.Literal(true),
+          message: Type.String(),
+          commandId: Type.String(),
+          status: Type.Optional(Type.Literal('awaiting_approval', { description: 'a two-person command, waiting for approval (not sent)' })),
+        }),
         // 503: several instances, and the one holding the device did not answer in time.
         ...errors(400, 401, 403, 404, 409, 422, 503),
       },
@@ -48,9 +60,40 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       return payload;
     },
     handler: async (req, reply) => {
-      const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body.command, req.ip);
+      const result = await opts.commands.issue(req.auth!.user, req.params.id, req.body, req.ip);
       return reply.status(202).send({ success: true as const, ...result });
     },
+  });
+
+  const ApprovalParams = Type.Object({ commandId: Type.String({ maxLength: 100 }) });
+  const ApprovalBody = Type.Union([Type.Object({ comment: Type.Optional(Type.String({ maxLength: INTERLOCK_LIMITS.commentMax })) }), Type.Null()]);
+
+  r.post('/api/v1/commands/:commandId/approve', {
+    config: { access: 'write' },
+    schema: {
+      tags: ['commands'],
+      summary: "Approves another person's two-person command: it is sent (docs/control.md)",
+      description:
+        'The issuer gets 403 SELF_APPROVAL; a command not awaiting approval 409 COMMAND_NOT_AWAITING_APPROVAL. DEVICE_OFFLINE, INTERLOCKED and COMMAND_IN_PROGRESS are judged again: a refusal answers the approver and the command waits on.',
+      security: SESSION_SECURITY,
+      params: ApprovalParams,
+      body: ApprovalBody,
+      response: { 200: CommandSchema, ...errors(400, 401, 403, 404, 409, 503) },
+    },
+    handler: async (req) => opts.commands.approve(req.auth!.user, req.params.commandId, req.body?.comment, req.ip),
+  });
+
+  r.post('/api/v1/commands/:commandId/reject', {
+    config: { access: 'write' },
+    schema: {
+      tags: ['commands'],
+      summary: 'Rejects a two-person command (its issuer too): it is never sent',
+      security: SESSION_SECURITY,
+      params: ApprovalParams,
+      body: ApprovalBody,
+      response: { 200: CommandSchema, ...errors(400, 401, 403, 404, 409) },
+    },
+    handler: async (req) => opts.commands.reject(req.auth!.user, req.params.commandId, req.body?.comment, req.ip),
   });
 
   r.get('/api/v1/commands/:commandId', {
@@ -78,15 +121,16 @@ export default async function commandsRoutes(app: FastifyInstance, opts: Command
       security: SESSION_SECURITY,
       querystring: Type.Object({
         deviceId: Type.Optional(Type.String({ pattern: DEVICE_ID_PATTERN })),
+        status: Type.Optional(CommandStatusSchema),
         limit: Type.Integer({ minimum: 1, maximum: 200, default: 20 }),
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
       }),
       response: { 200: Page(CommandSchema), ...errors(400, 401, 403, 404) },
     },
     handler: async (req) => {
-      const { deviceId, limit, cursor } = req.query;
+      const { deviceId, status, limit, cursor } = req.query;
       if (deviceId !== undefined && !opts.commands.knowsDevice(deviceId)) throw notFound('DEVICE_NOT_FOUND');
-      const rows = await opts.commands.page({ ...(deviceId ? { deviceId } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
+      const rows = await opts.commands.page({ ...(deviceId ? { deviceId } : {}), ...(status ? { status } : {}), limit: limit + 1, ...(cursor ? { after: decodeCursor(cursor) } : {}) });
       const items = rows.slice(0, limit);
       const last = items[items.length - 1];
       return { items: items.map(toCommand), nextCursor: rows.length > limit && last ? encodeCursor(last.issuedAtMs, last.id) : null };

@@ -1,15 +1,17 @@
 import {
   GATE_STATES,
+  INTERLOCK_LIMITS,
   acceptsCommand,
   can,
   commandSentMessage,
   type Command,
+  type InterlockVerdict,
   type CommandAck,
   type CommandStatus,
   type DeviceCommand,
   type GateState,
 } from '@agua/shared';
-import { AppError, badRequest, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -36,21 +38,68 @@ export interface CommandsServiceOptions {
   mqtt: MqttDelivery;
   /** Several instances: where a command for a device held elsewhere goes; none when alone. */
   router?: CommandRouter | null;
+  /** The interlocks (docs/control.md). */
+  guard: CommandGuard;
+  reauth: Reauthentication;
 }
 
-/** A command a person issued on another instance, for a device this one holds. */
+/** What a person sends with a command (docs/control.md "One command path"). */
+export interface IssueInput {
+  command: string;
+  comment?: string;
+  password?: string;
+  takeManual?: boolean;
+}
+
+/**
+ * A command a person issued on another instance, for a device this one holds. The password never
+ * crosses between instances: the instance that received it says whether it was right.
+ */
 export interface RemoteIssue {
   userId: string;
   deviceId: string;
   command: string;
+  comment?: string;
+  /** Whether the password given was the user's; absent when none was given. */
+  passwordOk?: boolean;
+  takeManual?: boolean;
   ip: string;
+}
+
+/** An approval or rejection made on another instance, for a device this one holds. */
+export interface RemoteApproval {
+  userId: string;
+  commandId: string;
+  comment?: string;
+  ip: string;
+}
+
+/** The interlocks in front of commands: the verdict a device's command meets now. */
+export interface CommandGuard {
+  verdict(deviceId: string, command: string): Promise<InterlockVerdict>;
+}
+
+/** Re-authentication before a command (a `reauth` interlock), counted as sign-ins are. */
+export interface Reauthentication {
+  /** Whether the password is the user's; nothing counted. */
+  verify(user: UserRecord, password: string): Promise<boolean>;
+  /** Counts the outcome as a sign-in would: `429` during a lockout, a wrong one a failure, a right one clears them. */
+  settle(user: UserRecord, ip: string, ok: boolean): Promise<void>;
+}
+
+/** The answer to a command accepted: sent, or waiting for a second person's approval. */
+export interface IssueResult {
+  message: string;
+  commandId: string;
+  status?: 'awaiting_approval';
 }
 
 /** Several instances: a command goes to the instance that holds its device (ADR 013). */
 export interface CommandRouter {
   /** The live instance that holds the device, when it is another one. */
   holderOf(deviceId: string): string | null;
-  issueOn(instance: string, request: RemoteIssue): Promise<{ message: string; commandId: string }>;
+  issueOn(instance: string, request: RemoteIssue): Promise<IssueResult>;
+  approveOn(instance: string, request: RemoteApproval): Promise<Command>;
 }
 
 /** How commands reach a device that holds an MQTT session. */
@@ -145,53 +194,218 @@ export class CommandsService {
   }
 
   /**
-   * Issues a command for a user, checked in docs/api.md's order; every refusal is audited. A device
-   * held by another instance gets it there (`routed`: this call came from another instance).
+   * Issues a command for a user, checked in docs/control.md's order; every refusal is audited. A
+   * device held by another instance gets it there (`routed`: this call came from another instance).
    */
-  async issue(user: UserRecord, deviceId: string, command: string, ip: string, routed = false): Promise<{ message: string; commandId: string }> {
-    const refuse = async (err: AppError): Promise<never> => {
-      await this.audit.record({ action: 'command.refused', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'denied', ip, details: { command, code: err.code } });
+  async issue(user: UserRecord, deviceId: string, input: IssueInput | RemoteIssue, ip: string, routed = false): Promise<IssueResult> {
+    const { command } = input;
+    const refuse = async (err: AppError, interlockIds?: string[]): Promise<never> => {
+      await this.audit.record({
+        action: 'command.refused',
+        userId: user.id,
+        username: user.username,
+        target: `device:${deviceId}`,
+        result: 'denied',
+        ip,
+        details: { command, code: err.code, ...(interlockIds ? { interlockIds } : {}) },
+      });
       throw err;
     };
     if (!can(user, 'write')) return refuse(forbidden());
     const device = this.devices.get(deviceId);
     if (!device || device.retiredAtMs !== null) return refuse(notFound('DEVICE_NOT_FOUND'));
     if (!acceptsCommand(device.type, command)) return refuse(unprocessable('COMMAND_INVALID', { allowed: device.type === 'motorized_gate' ? ['abrir', 'cerrar', 'detener'] : ['read', 'restart'] }));
+    const comment = input.comment?.trim() ? input.comment.trim() : null;
     // The instance holding the device runs its commands: it checks the rest and audits there.
     const holder = routed ? null : (this.router?.holderOf(deviceId) ?? null);
-    if (holder !== null) return this.router!.issueOn(holder, { userId: user.id, deviceId, command, ip });
+    if (holder !== null) {
+      const given = 'password' in input && input.password !== undefined ? input.password : undefined;
+      const passwordOk = given === undefined ? undefined : await this.opts.reauth.verify(user, given);
+      return this.router!.issueOn(holder, {
+        userId: user.id,
+        deviceId,
+        command,
+        ...(comment !== null ? { comment } : {}),
+        ...(passwordOk !== undefined ? { passwordOk } : {}),
+        ...(input.takeManual ? { takeManual: true } : {}),
+        ip,
+      });
+    }
     if (!device.enabled || !this.devices.isOnline(deviceId)) return refuse(new AppError(409, 'DEVICE_OFFLINE'));
+    const verdict = await this.opts.guard.verdict(deviceId, command);
+    if (!verdict.allowed) return refuse(new AppError(409, 'INTERLOCKED', { reasons: verdict.reasons }), verdict.failedIds);
+    if (verdict.requires.comment && comment === null) return refuse(unprocessable('COMMENT_REQUIRED', { reasons: verdict.reasons }), verdict.failedIds);
+    if (verdict.requires.password) await this.reauthenticate(user, input, ip, verdict, refuse);
     const current = this.inFlight.get(deviceId);
     if (current && command !== 'detener') return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
 
     const now = Date.now();
-    if (current) await this.finish(current, 'superseded', null, now);
-    // A gate stopped on purpose is not a gate that failed to arrive.
-    if (command === 'detener') this.travel.stopped(deviceId);
-    // A device that only posts picks commands up with its next reading: its own offline timeout
-    // is how long that may take (docs/protocol.md "Commands").
-    const listening = this.devices.hasOpenConnection(deviceId);
-    const timeoutS = listening ? this.opts.commandTimeoutS : offlineAfterS(device, this.opts.defaultOfflineAfterS);
     const record: CommandRecord = {
       id: newId('cmd'),
       deviceId,
       command,
-      status: 'pending',
+      status: verdict.requires.approval ? 'awaiting_approval' : 'pending',
       issuedBy: { id: user.id, username: user.username, name: user.name },
       issuedAtMs: now,
-      expiresAtMs: now + timeoutS * 1000,
+      expiresAtMs: now,
       deliveredAtMs: null,
       handedOutAtMs: null,
       completedAtMs: null,
       message: null,
+      comment,
+      approvedBy: null,
+      approvedAtMs: null,
+      approvalExpiresAtMs: verdict.requires.approval ? now + INTERLOCK_LIMITS.approvalTimeoutS * 1000 : null,
+      overrides: verdict.overrides,
+      scheduleId: null,
     };
-    await this.repo.insert(record);
-    this.inFlight.set(deviceId, record);
+    // A later command accepted for the device supersedes one waiting for approval.
+    await this.supersedeAwaiting(deviceId, now);
+    if (record.status === 'awaiting_approval') {
+      await this.repo.insert(record);
+      await this.devices.setLastCommand(toCommand(record));
+      this.bus.emit('command.updated', toCommand(record));
+      await this.auditIssued(record, user, ip);
+      return { message: `Comando "${command}" en espera de aprobación`, commandId: record.id, status: 'awaiting_approval' };
+    }
+    if (current) await this.finish(current, 'superseded', null, now);
+    await this.send(record, now);
+    await this.auditIssued(record, user, ip);
+    return { message: commandSentMessage(command), commandId: record.id };
+  }
+
+  /** The issuer's password, when an interlock demands it: missing, wrong (counted as a sign-in failure) or right. */
+  private async reauthenticate(user: UserRecord, input: IssueInput | RemoteIssue, ip: string, verdict: InterlockVerdict, refuse: (err: AppError, ids?: string[]) => Promise<never>): Promise<void> {
+    const ok = 'passwordOk' in input && input.passwordOk !== undefined ? input.passwordOk : 'password' in input && input.password !== undefined ? await this.opts.reauth.verify(user, input.password) : undefined;
+    if (ok === undefined) return void (await refuse(unprocessable('REAUTH_REQUIRED', { reasons: verdict.reasons }), verdict.failedIds));
+    try {
+      await this.opts.reauth.settle(user, ip, ok);
+    } catch (err) {
+      return void (await refuse(err as AppError, verdict.failedIds));
+    }
+    if (!ok) await refuse(unprocessable('REAUTH_FAILED'), verdict.failedIds);
+  }
+
+  /** Sends a command now: in flight, stored, shown, and handed to the device at once if it listens. */
+  private async send(record: CommandRecord, now: number): Promise<void> {
+    const device = this.devices.get(record.deviceId)!;
+    // A gate stopped on purpose is not a gate that failed to arrive.
+    if (record.command === 'detener') this.travel.stopped(record.deviceId);
+    // A device that only posts picks commands up with its next reading: its own offline timeout
+    // is how long that may take (docs/protocol.md "Commands").
+    const listening = this.devices.hasOpenConnection(record.deviceId);
+    const timeoutS = listening ? this.opts.commandTimeoutS : offlineAfterS(device, this.opts.defaultOfflineAfterS);
+    record.expiresAtMs = now + timeoutS * 1000;
+    if (record.status === 'awaiting_approval') {
+      record.status = 'pending';
+      if (!(await this.repo.leaveAwaiting(record))) throw conflict('COMMAND_NOT_AWAITING_APPROVAL');
+    } else {
+      await this.repo.insert(record);
+    }
+    this.inFlight.set(record.deviceId, record);
     await this.devices.setLastCommand(toCommand(record));
     this.bus.emit('command.updated', toCommand(record));
-    await this.audit.record({ action: 'command.issued', userId: user.id, username: user.username, target: `device:${deviceId}`, result: 'ok', ip, details: { command, commandId: record.id } });
-    await this.push(deviceId, now);
-    return { message: commandSentMessage(command), commandId: record.id };
+    await this.push(record.deviceId, now);
+  }
+
+  private async auditIssued(c: CommandRecord, user: UserRecord, ip: string): Promise<void> {
+    await this.audit.record({
+      action: 'command.issued',
+      userId: user.id,
+      username: user.username,
+      target: `device:${c.deviceId}`,
+      result: 'ok',
+      ip,
+      details: { command: c.command, commandId: c.id, status: c.status, comment: c.comment, overrides: c.overrides, scheduleId: c.scheduleId },
+    });
+  }
+
+  /**
+   * A second person approves a two-person command (docs/control.md "Two persons"): never its
+   * issuer. The device's state is judged again; a refusal answers the approver and the command
+   * waits on.
+   */
+  async approve(user: UserRecord, commandId: string, comment: string | undefined, ip: string, routed = false): Promise<Command> {
+    const c = await this.awaiting(user, commandId, true);
+    const holder = routed ? null : (this.router?.holderOf(c.deviceId) ?? null);
+    if (holder !== null) return this.router!.approveOn(holder, { userId: user.id, commandId, ...(comment !== undefined ? { comment } : {}), ip });
+    const refuse = async (err: AppError, interlockIds?: string[]): Promise<never> => {
+      await this.audit.record({
+        action: 'command.refused',
+        userId: user.id,
+        username: user.username,
+        target: `device:${c.deviceId}`,
+        result: 'denied',
+        ip,
+        details: { command: c.command, commandId, approval: true, code: err.code, ...(interlockIds ? { interlockIds } : {}) },
+      });
+      throw err;
+    };
+    const device = this.devices.get(c.deviceId);
+    if (!device || device.retiredAtMs !== null || !device.enabled || !this.devices.isOnline(c.deviceId)) return refuse(new AppError(409, 'DEVICE_OFFLINE'));
+    const verdict = await this.opts.guard.verdict(c.deviceId, c.command);
+    if (!verdict.allowed) return refuse(new AppError(409, 'INTERLOCKED', { reasons: verdict.reasons }), verdict.failedIds);
+    const current = this.inFlight.get(c.deviceId);
+    if (current) return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
+    const now = Date.now();
+    c.approvedBy = { id: user.id, username: user.username, name: user.name };
+    c.approvedAtMs = now;
+    await this.send(c, now);
+    await this.audit.record({
+      action: 'command.approved',
+      userId: user.id,
+      username: user.username,
+      target: `device:${c.deviceId}`,
+      result: 'ok',
+      ip,
+      details: { command: c.command, commandId, issuedBy: c.issuedBy?.username ?? null, comment: comment?.trim() || null },
+    });
+    return toCommand(c);
+  }
+
+  /** Any user with write, the issuer included, rejects a two-person command: it is never sent. */
+  async reject(user: UserRecord, commandId: string, comment: string | undefined, ip: string): Promise<Command> {
+    const c = await this.awaiting(user, commandId, false);
+    const now = Date.now();
+    c.status = 'rejected';
+    c.completedAtMs = now;
+    c.message = comment?.trim() || null;
+    if (!(await this.repo.leaveAwaiting(c))) throw conflict('COMMAND_NOT_AWAITING_APPROVAL');
+    await this.publishChange(c);
+    await this.audit.record({ action: 'command.rejected', userId: user.id, username: user.username, target: `device:${c.deviceId}`, result: 'ok', ip, details: { command: c.command, commandId, comment: c.message } });
+    return toCommand(c);
+  }
+
+  /** A two-person command still waiting; its issuer may not approve it. */
+  private async awaiting(user: UserRecord, commandId: string, approving: boolean): Promise<CommandRecord> {
+    if (!can(user, 'write')) throw forbidden();
+    const c = await this.repo.findById(commandId);
+    if (!c) throw notFound('COMMAND_NOT_FOUND');
+    if (approving && c.issuedBy?.id === user.id) throw forbidden('SELF_APPROVAL');
+    if (c.status !== 'awaiting_approval') throw conflict('COMMAND_NOT_AWAITING_APPROVAL', { status: c.status });
+    return c;
+  }
+
+  /** Two-person commands of a device are superseded by a later command accepted for it. */
+  private async supersedeAwaiting(deviceId: string, now: number): Promise<void> {
+    for (const c of await this.repo.findAwaiting({ deviceId })) await this.endAwaiting(c, 'superseded', now);
+  }
+
+  /** Two-person commands left without approval for APPROVAL_TIMEOUT_S expire (any instance; one wins each). */
+  private async expireAwaiting(now: number): Promise<void> {
+    for (const c of await this.repo.findAwaiting({ expiredBy: now })) {
+      if (await this.endAwaiting(c, 'expired', now)) {
+        await this.audit.record({ action: 'command.expired', userId: c.issuedBy?.id ?? null, username: c.issuedBy?.username ?? null, target: `device:${c.deviceId}`, result: 'ok', ip: null, details: { command: c.command, commandId: c.id } });
+      }
+    }
+  }
+
+  private async endAwaiting(c: CommandRecord, status: 'superseded' | 'expired', now: number): Promise<boolean> {
+    c.status = status;
+    c.completedAtMs = now;
+    if (!(await this.repo.leaveAwaiting(c))) return false;
+    await this.publishChange(c);
+    return true;
   }
 
   /** Hands out the device's waiting command (HTTP: long poll, telemetry answer); marks it delivered. */
@@ -340,6 +554,7 @@ export class CommandsService {
   async tick(): Promise<void> {
     const now = Date.now();
     await this.adoptOrphans(now);
+    await this.expireAwaiting(now);
     for (const c of [...this.inFlight.values()]) {
       // Its device moved to another instance, which runs it from now on.
       if (!this.placement.runsTimersOf(c.deviceId)) {

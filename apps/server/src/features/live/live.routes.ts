@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Sender, type WebSocket } from 'ws';
-import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type LiveEvent, type Reading, type WaterAnalytics } from '@agua/shared';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type Interlock, type LiveEvent, type Reading, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
@@ -51,6 +51,8 @@ export interface LiveRoutesOptions {
   devices: DevicesService;
   /** The open alarms, for the snapshot. */
   openAlarms: () => Alarm[];
+  /** The interlocks bypassed now, for the snapshot (docs/control.md). */
+  bypasses: () => Interlock[];
   /** A level sensor's water figures, sent with its readings (docs/water.md). */
   waterFigures: (deviceId: string) => WaterAnalytics | null;
   metrics: Metrics;
@@ -121,7 +123,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
   };
   const send = (event: LiveEvent) => queue(JSON.stringify(event));
   const helloFor = (user: UserRecord) =>
-    JSON.stringify({ type: 'hello', data: { user: toUser(user), devices: opts.devices.list(), alarms: opts.openAlarms() } } satisfies LiveEvent);
+    JSON.stringify({ type: 'hello', data: { user: toUser(user), devices: opts.devices.list(), alarms: opts.openAlarms(), bypasses: opts.bypasses() } } satisfies LiveEvent);
 
   const flushReadings = () => {
     flushTimer = undefined;
@@ -150,6 +152,8 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('alarm.updated', (alarm) => send({ type: 'alarm.updated', data: alarm })),
     opts.bus.on('overflow.updated', (event) => send({ type: 'overflow.updated', data: event })),
     opts.bus.on('report_run.updated', (run) => send({ type: 'report_run.updated', data: run })),
+    opts.bus.on('interlock.updated', (interlock) => send({ type: 'interlock.updated', data: interlock })),
+    opts.bus.on('interlock.removed', (data) => send({ type: 'interlock.removed', data })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     // The instances lost touch for a while: every socket starts again from a fresh snapshot (its
     // session checked again on the way, so the snapshot names the user as they are now).

@@ -12,6 +12,9 @@ const STATUS_TONES: Record<CommandStatus, BadgeProps['tone']> = {
   failed: 'crit',
   timed_out: 'warn',
   superseded: 'outline',
+  awaiting_approval: 'warn',
+  rejected: 'outline',
+  expired: 'outline',
 };
 
 export function CommandStatusBadge({ command }: { command: Command }) {
