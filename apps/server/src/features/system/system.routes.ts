@@ -74,11 +74,12 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
           demo: Type.Boolean(),
           version: Type.String(),
           alarmShelveCritical: Type.Union(SHELVE_CRITICAL_ACCESS.map((a) => Type.Literal(a))),
+          timezone: Type.String({ description: "the installation's time zone (TZ, an IANA name): local times on screen (a bypass's end, a schedule) are its" }),
         }),
         ...errors(500),
       },
     },
-    handler: async () => ({ demo: opts.demo, version: opts.version, alarmShelveCritical: opts.alarmShelveCritical }),
+    handler: async () => ({ demo: opts.demo, version: opts.version, alarmShelveCritical: opts.alarmShelveCritical, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
   });
 
   r.get('/api/v1/system/storage', {
