@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { DEFAULT_OFFLINE_AFTER_S, SHELVE_CRITICAL_ACCESS, type ShelveCriticalAccess } from '@agua/shared';
+import { DEFAULT_OFFLINE_AFTER_S, INTERLOCK_LIMITS, SHELVE_CRITICAL_ACCESS, type ShelveCriticalAccess } from '@agua/shared';
 
 /**
  * Configuration, parsed once at boot from the environment (docs/product.md "Configuration").
@@ -25,6 +25,8 @@ export interface Config {
   deviceOfflineAfterS: number;
   deviceRateLimit: number;
   commandTimeoutS: number;
+  /** A two-person command waits this long for its approval (docs/control.md). */
+  approvalTimeoutS: number;
   sessionTtlH: number;
   loginMaxFailuresPerUser: number;
   loginMaxFailuresPerAddress: number;
@@ -167,6 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     deviceOfflineAfterS: int(env, 'DEVICE_OFFLINE_AFTER_S', DEFAULT_OFFLINE_AFTER_S, 1, 86_400),
     deviceRateLimit: int(env, 'DEVICE_RATE_LIMIT', 50, 0, 1_000_000),
     commandTimeoutS: int(env, 'COMMAND_TIMEOUT_S', 10, 1, 3600),
+    approvalTimeoutS: int(env, 'APPROVAL_TIMEOUT_S', INTERLOCK_LIMITS.approvalTimeoutS, 1, 86_400),
     sessionTtlH: int(env, 'SESSION_TTL_H', 12, 1, 24 * 365),
     loginMaxFailuresPerUser: int(env, 'LOGIN_MAX_FAILURES_PER_USER', 5, 1, 1_000_000),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20, 1, 1_000_000),

@@ -13,7 +13,7 @@ import { CommandsService, type CommandGuard, type CommandRouter, type MqttDelive
 import { GateTravelWatch, type GateFaults } from './travel-watch';
 
 export interface CommandsDeps {
-  config: Pick<Config, 'commandTimeoutS' | 'deviceOfflineAfterS'>;
+  config: Pick<Config, 'commandTimeoutS' | 'approvalTimeoutS' | 'deviceOfflineAfterS'>;
   db: Kysely<Database>;
   devices: DevicesService;
   bus: EventBus;
@@ -44,6 +44,7 @@ export function createCommands(d: CommandsDeps): CommandsModule {
   const travel = new GateTravelWatch(d.devices, d.bus, d.gateFaults, (err) => d.log.error({ err }, 'recording a gate travel fault failed'), d.placement);
   const service = new CommandsService(repo, d.devices, d.bus, d.audit, travel, {
     commandTimeoutS: d.config.commandTimeoutS,
+    approvalTimeoutS: d.config.approvalTimeoutS,
     defaultOfflineAfterS: d.config.deviceOfflineAfterS,
     placement: d.placement,
     router: d.router,

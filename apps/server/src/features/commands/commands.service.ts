@@ -1,6 +1,5 @@
 import {
   GATE_STATES,
-  INTERLOCK_LIMITS,
   acceptsCommand,
   can,
   commandSentMessage,
@@ -31,6 +30,8 @@ const ORPHAN_SCAN_MS = 10_000;
 
 export interface CommandsServiceOptions {
   commandTimeoutS: number;
+  /** How long a two-person command waits for its approval (APPROVAL_TIMEOUT_S). */
+  approvalTimeoutS: number;
   defaultOfflineAfterS: number;
   /** Which devices' commands this instance runs (several instances); all when alone. */
   placement?: Placement;
@@ -255,7 +256,7 @@ export class CommandsService {
       comment,
       approvedBy: null,
       approvedAtMs: null,
-      approvalExpiresAtMs: verdict.requires.approval ? now + INTERLOCK_LIMITS.approvalTimeoutS * 1000 : null,
+      approvalExpiresAtMs: verdict.requires.approval ? now + this.opts.approvalTimeoutS * 1000 : null,
       overrides: verdict.overrides,
       scheduleId: null,
     };
