@@ -119,6 +119,14 @@ void SimGate::save() const {
   }
 }
 
+bool FileInput::read() {
+  FILE* f = fopen(path_.c_str(), "r");
+  if (!f) return true;
+  const int c = fgetc(f);
+  fclose(f);
+  return c != '0';
+}
+
 void Mailbox::push(std::string s) {
   std::lock_guard<std::mutex> lock(m_);
   q_.push_back(std::move(s));

@@ -77,6 +77,19 @@ class SimGate final : public agua::GateHardware {
   int64_t startedAt_ = 0;  // epoch ms: survives the reboot, unlike a monotonic clock
 };
 
+// A digital input read from a file on every call, so a test (or a person) can flip it while the
+// board runs: `echo 1 > FILE` is HIGH, `echo 0 > FILE` is LOW. A missing or empty file reads
+// HIGH, like an open contact on a pull-up (and like a cut wire: with the fail-safe active-high
+// wiring that blocks opening).
+class FileInput final : public agua::DigitalInput {
+ public:
+  explicit FileInput(std::string path) : path_(std::move(path)) {}
+  bool read() override;
+
+ private:
+  std::string path_;
+};
+
 // Command payloads from transport threads to the main loop (the core is single-threaded).
 class Mailbox {
  public:

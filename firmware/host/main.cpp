@@ -4,6 +4,11 @@
 //   virtual-board --url http://127.0.0.1:8080 [--mqtt mqtt://127.0.0.1:1883] --device ID --key KEY
 //                 --type level_sensor|motorized_gate [--readings N] [--interval-ms MS]
 //                 [--state-dir DIR] [--travel-ms MS] [--travel-timeout-ms MS] [--crash-at EVENT]
+//                 [--high-high FILE] [--high-high-active high|low]
+//
+// --high-high FILE wires a local high-high level switch to the gate and turns its interlock on:
+// the input's level is the file's first character (1 HIGH, 0 LOW; missing: HIGH), read on every
+// loop. By default HIGH means high-high (agua_config.h); --high-high-active low inverts it.
 #include <curl/curl.h>
 #include <mosquitto.h>
 #include <signal.h>
@@ -28,7 +33,8 @@ std::atomic<bool> stopRequested{false};
 void onSignal(int) { stopRequested = true; }
 
 struct Options {
-  std::string url, mqtt, device, key, type, stateDir, crashAt;
+  std::string url, mqtt, device, key, type, stateDir, crashAt, highHigh;
+  bool highHighActiveHigh = AGUA_HIGH_HIGH_ACTIVE_HIGH;
   long readings = 0;
   long intervalMs = 5000;
   long travelMs = 5000;
@@ -40,7 +46,8 @@ struct Options {
           "virtual-board: %s\n"
           "usage: virtual-board --url URL [--mqtt mqtt://HOST:PORT] --device ID --key KEY\n"
           "                     --type level_sensor|motorized_gate [--readings N] [--interval-ms MS]\n"
-          "                     [--state-dir DIR] [--travel-ms MS] [--travel-timeout-ms MS] [--crash-at EVENT]\n",
+          "                     [--state-dir DIR] [--travel-ms MS] [--travel-timeout-ms MS] [--crash-at EVENT]\n"
+          "                     [--high-high FILE] [--high-high-active high|low]\n",
           why);
   exit(2);
 }
@@ -62,6 +69,11 @@ Options parse(int argc, char** argv) {
     else if (a == "--interval-ms") o.intervalMs = atol(v);
     else if (a == "--travel-ms") o.travelMs = atol(v);
     else if (a == "--travel-timeout-ms") o.travelTimeoutMs = atol(v);
+    else if (a == "--high-high") o.highHigh = v;
+    else if (a == "--high-high-active") {
+      if (strcmp(v, "high") != 0 && strcmp(v, "low") != 0) usage("--high-high-active must be high or low");
+      o.highHighActiveHigh = strcmp(v, "high") == 0;
+    }
     else usage(("unknown option " + a).c_str());
   }
   if (o.url.empty() || o.device.empty() || o.key.empty()) usage("--url, --device and --key are required");
@@ -88,6 +100,7 @@ int main(int argc, char** argv) {
   host::Platform platform(argv, o.crashAt);
   host::SimProbe probe;
   host::SimGate gate(o.stateDir + "/gate-sim", o.travelMs);
+  host::FileInput highHigh(o.highHigh);
   host::Mailbox mailbox;
   host::HttpUplink http(o.url, o.key, o.device);
   std::unique_ptr<host::MqttUplink> mqtt;
@@ -108,7 +121,10 @@ int main(int argc, char** argv) {
   config.readingIntervalMs = static_cast<uint32_t>(o.intervalMs);
   config.travelTimeoutMs = static_cast<uint32_t>(o.travelTimeoutMs);
   config.maxReadings = static_cast<uint32_t>(o.readings);
-  static agua::Device device(config, clock, store, *link, platform, &probe, &gate);
+  config.highHighSwitch = !o.highHigh.empty();
+  config.highHighActiveHigh = o.highHighActiveHigh;
+  static agua::Device device(config, clock, store, *link, platform, &probe, &gate,
+                             config.highHighSwitch ? &highHigh : nullptr);
   device.begin();
 
   // Without MQTT, commands come from the long poll (and from telemetry answers).

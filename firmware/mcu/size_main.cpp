@@ -47,6 +47,9 @@ struct StubGate final : agua::GateHardware {
   bool closedLimit() override { return !flag; }
   void drive(int8_t d) override { noise = noise + static_cast<uint32_t>(d); }
 };
+struct StubInput final : agua::DigitalInput {
+  bool read() override { return noise & 1; }
+};
 
 StubClock clock;
 StubStore store;
@@ -54,16 +57,19 @@ StubUplink uplink;
 StubPlatform platform;
 StubProbe probe;
 StubGate gate;
+StubInput highHigh;
 agua::DeviceConfig config;
 
 }  // namespace
 
 // The one Device of a board, statically allocated: its size is the core's RAM.
-static agua::Device device(config, clock, store, uplink, platform, &probe, &gate);
+static agua::Device device(config, clock, store, uplink, platform, &probe, &gate, &highHigh);
 
 int main() {
   config.deviceId = "esp32_compuerta_01";
   config.type = flag ? agua::DeviceType::MotorizedGate : agua::DeviceType::LevelSensor;
+  config.highHighSwitch = flag;
+  config.highHighActiveHigh = noise & 2;
   device.begin(flag);
   for (;;) {
     ++ticks;

@@ -95,6 +95,21 @@ class Platform final : public agua::Platform {
   }
 };
 
+// A digital input on a GPIO: the local high-high level switch of a gate. read() is the pin's
+// level at that moment, unfiltered: the core stops an opening gate on a single active reading,
+// so filtering here could only delay the interlock. Pins 34-39 have no internal pull-up: with
+// those, fit an external one (and on a long cable to the switch, do so anyway: 4.7 kΩ to 3.3 V).
+class Input final : public agua::DigitalInput {
+ public:
+  explicit Input(int pin, bool pullUp = true) : pin_(pin), pullUp_(pullUp) {}
+  void begin() { pinMode(pin_, pullUp_ ? INPUT_PULLUP : INPUT); }
+  bool read() override { return digitalRead(pin_) == HIGH; }
+
+ private:
+  int pin_;
+  bool pullUp_;
+};
+
 // WiFi, the MQTT session and both uplink paths.
 class Link final : public agua::Uplink {
  public:

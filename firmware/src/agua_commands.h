@@ -18,7 +18,8 @@ struct Command {
 // Shape check of one command object; false for anything a server would never send.
 bool parseCommand(const JsonValue& object, Command& out);
 
-enum class CommandOutcome : uint8_t { None = 0, Succeeded = 1, Unsupported = 2 };
+// Interlocked: refused by a hard interlock in the device (a gate's high-high switch).
+enum class CommandOutcome : uint8_t { None = 0, Succeeded = 1, Unsupported = 2, Interlocked = 3 };
 
 // The ids of executed commands, persisted so that "at most once per id" survives a reboot. An id
 // is kept as a 64-bit FNV-1a hash: 9 bytes instead of up to 101, and a collision between two of

@@ -23,6 +23,22 @@
 #define AGUA_EXECUTED_IDS 32
 #endif
 
+// A gate's local high-high level switch ("interruptor de nivel muy alto"), the hard interlock in
+// agua_gate.h: while it is active the gate refuses `abrir` and stops if it is opening. These are
+// the defaults of DeviceConfig::highHighSwitch / highHighActiveHigh; a board sets them there (or
+// with -D). 0: no switch wired, the gate behaves as without the interlock.
+#ifndef AGUA_HIGH_HIGH_SWITCH
+#define AGUA_HIGH_HIGH_SWITCH 0
+#endif
+
+// 1: the input reads HIGH at high-high level. That is the fail-safe wiring: a normally-closed
+// contact to GND with a pull-up opens at high-high, and a cut wire reads HIGH too, so it blocks
+// opening instead of hiding the switch. 0: active LOW (a normally-open contact to GND; a cut wire
+// then goes unnoticed).
+#ifndef AGUA_HIGH_HIGH_ACTIVE_HIGH
+#define AGUA_HIGH_HIGH_ACTIVE_HIGH 1
+#endif
+
 namespace agua {
 
 // docs/protocol.md limits.
@@ -37,5 +53,7 @@ constexpr int64_t kMinValidEpochMs = 946684800000LL;
 static_assert(AGUA_BATCH_BYTES >= 512 && AGUA_BATCH_BYTES <= kMaxBodyBytes, "batch buffer out of range");
 static_assert(AGUA_QUEUE_CAPACITY >= 1 && AGUA_QUEUE_CAPACITY <= 60000, "queue capacity out of range");
 static_assert(AGUA_EXECUTED_IDS >= 1 && AGUA_EXECUTED_IDS <= 255, "executed-id ring out of range");
+static_assert(AGUA_HIGH_HIGH_SWITCH == 0 || AGUA_HIGH_HIGH_SWITCH == 1, "AGUA_HIGH_HIGH_SWITCH is 0 or 1");
+static_assert(AGUA_HIGH_HIGH_ACTIVE_HIGH == 0 || AGUA_HIGH_HIGH_ACTIVE_HIGH == 1, "AGUA_HIGH_HIGH_ACTIVE_HIGH is 0 or 1");
 
 }  // namespace agua

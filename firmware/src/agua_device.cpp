@@ -23,6 +23,13 @@ const char* statusName(SendStatus s) {
 
 bool isFinite(float v) { return v == v && v - v == 0.0f; }
 
+// What a gate acknowledges when its high-high interlock refuses `abrir` (shown to operators).
+constexpr const char* kHighHighMessage = "Enclavamiento local: nivel muy alto, apertura bloqueada";
+
+GateCommand gateCommand(const char* name) {
+  return !strcmp(name, "abrir") ? GateCommand::Abrir : !strcmp(name, "cerrar") ? GateCommand::Cerrar : GateCommand::Detener;
+}
+
 bool commandSupported(DeviceType type, const char* name) {
   if (type == DeviceType::MotorizedGate) {
     return !strcmp(name, "abrir") || !strcmp(name, "cerrar") || !strcmp(name, "detener");
@@ -33,9 +40,9 @@ bool commandSupported(DeviceType type, const char* name) {
 }  // namespace
 
 Device::Device(const DeviceConfig& config, Clock& clock, Store& store, Uplink& uplink, Platform& platform,
-               LevelProbe* probe, GateHardware* gate)
+               LevelProbe* probe, GateHardware* gate, DigitalInput* highHigh)
     : config_(config), clock_(clock), store_(store), uplink_(uplink), platform_(platform), probe_(probe),
-      gate_(gate, config.travelTimeoutMs) {}
+      gate_(gate, config.travelTimeoutMs, highHigh, config.highHighSwitch, config.highHighActiveHigh) {}
 
 bool Device::clockSet(int64_t& wallMs) {
   wallMs = clock_.epochMs();
@@ -81,13 +88,22 @@ void Device::begin(bool resume) {
 
 void Device::loop() {
   const int64_t now = clock_.monotonicMs();
-  if (config_.type == DeviceType::MotorizedGate && gate_.update(now)) {
-    JsonWriter w = beginEvent("gate");
-    w.key("state").str(gateStateName(gate_.state()));
-    emit(w);
-    // A change is reported at once, and the heartbeat starts over from it.
-    record(0);
-    nextReadingAt_ = now + config_.readingIntervalMs;
+  if (config_.type == DeviceType::MotorizedGate) {
+    const bool changed = gate_.update(now);
+    if (gate_.highHigh() != highHighReported_) {
+      highHighReported_ = gate_.highHigh();
+      JsonWriter w = beginEvent("interlock");
+      w.key("switch").str("high_high").key("active").boolean(highHighReported_);
+      emit(w);
+    }
+    if (changed) {
+      JsonWriter w = beginEvent("gate");
+      w.key("state").str(gateStateName(gate_.state()));
+      emit(w);
+      // A change is reported at once, and the heartbeat starts over from it.
+      record(0);
+      nextReadingAt_ = now + config_.readingIntervalMs;
+    }
   }
   if (readPending_ || (now >= nextReadingAt_ && (config_.maxReadings == 0 || readingsTaken_ < config_.maxReadings))) {
     readPending_ = false;
@@ -321,14 +337,21 @@ void Device::handleOne(const JsonValue& object) {
   // Expired or of unknown age: ignored, not acknowledged; the server times it out.
   if (strcmp(verdict, "new") != 0) return;
 
-  const CommandOutcome outcome =
+  CommandOutcome outcome =
       commandSupported(config_.type, c.name) ? CommandOutcome::Succeeded : CommandOutcome::Unsupported;
+  if (outcome == CommandOutcome::Succeeded && config_.type == DeviceType::MotorizedGate) {
+    // The hard interlock. One fresh reading of the switch decides both what is remembered and
+    // acknowledged here and what the gate does in execute(): refuses() and command() agree.
+    gate_.readHighHigh();
+    if (gate_.refuses(gateCommand(c.name))) outcome = CommandOutcome::Interlocked;
+  }
   // Remembered before it runs: a crash after this point can lose the command, never repeat it.
   executed_.add(c.id, outcome);
   executed_.save(store_);
   execute(c, clock_.monotonicMs());
   JsonWriter e = beginEvent("executed");
   e.key("id").str(c.id).key("command").str(c.name).key("success").boolean(outcome == CommandOutcome::Succeeded);
+  if (outcome == CommandOutcome::Interlocked) e.key("interlock").str("high_high");
   if (config_.type == DeviceType::MotorizedGate) e.key("state").str(gateStateName(gate_.state()));
   emit(e);
   acknowledge(c.id, outcome);
@@ -341,10 +364,8 @@ void Device::handleOne(const JsonValue& object) {
 void Device::execute(const Command& c, int64_t now) {
   if (config_.type != DeviceType::MotorizedGate || !commandSupported(config_.type, c.name)) return;
   const GateState before = gate_.state();
-  const GateCommand gc = !strcmp(c.name, "abrir")    ? GateCommand::Abrir
-                         : !strcmp(c.name, "cerrar") ? GateCommand::Cerrar
-                                                     : GateCommand::Detener;
-  gate_.command(gc, now);
+  // A refused `abrir` goes here too: the gate does not start, and stops if it was opening.
+  gate_.command(gateCommand(c.name), now);
   if (gate_.state() != before) {
     JsonWriter w = beginEvent("gate");
     w.key("state").str(gateStateName(gate_.state()));
@@ -363,7 +384,8 @@ void Device::acknowledge(const char* id, CommandOutcome outcome) {
   JsonWriter w(ack_, sizeof ack_);
   // The id is in the body too: over MQTT there is no URL to carry it.
   w.beginObject().key("id").str(cid).key("success").boolean(success);
-  if (!success) w.key("message").str("Comando no soportado");
+  if (outcome == CommandOutcome::Interlocked) w.key("message").str(kHighHighMessage);
+  else if (!success) w.key("message").str("Comando no soportado");
   if (config_.type == DeviceType::MotorizedGate) w.key("state").str(gateStateName(gate_.state()));
   w.endObject();
 

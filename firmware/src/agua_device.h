@@ -27,13 +27,19 @@ struct DeviceConfig {
   // Periodic readings to take, then stop (0: forever): for a board that wakes, measures, uploads
   // and sleeps, and for tests.
   uint32_t maxReadings = 0;
+  // Gates: the local high-high level switch (agua_config.h, agua_gate.h), read through the
+  // `highHigh` input given to the Device. While active, `abrir` is refused and an opening gate stops.
+  bool highHighSwitch = AGUA_HIGH_HIGH_SWITCH;
+  bool highHighActiveHigh = AGUA_HIGH_HIGH_ACTIVE_HIGH;
 };
 
 class Device {
  public:
-  // probe: level sensors; gate: motorized gates (the other may be null).
+  // probe: level sensors; gate: motorized gates (the other may be null). highHigh: a gate's local
+  // high-high level switch, used when config.highHighSwitch is set (set without it, opening is
+  // refused: an interlock that cannot be read blocks).
   Device(const DeviceConfig& config, Clock& clock, Store& store, Uplink& uplink, Platform& platform,
-         LevelProbe* probe, GateHardware* gate);
+         LevelProbe* probe, GateHardware* gate, DigitalInput* highHigh = nullptr);
 
   // Loads the persistent state. A cold start (power-on, reset, `restart`) picks a new boot id and
   // counts seq from 0; resume=true (wake from deep sleep) continues the stored boot and seq.
@@ -85,10 +91,11 @@ class Device {
   uint32_t readingsTaken_ = 0;
   bool restartPending_ = false;
   bool readPending_ = false;
+  bool highHighReported_ = false;  // the high-high switch as last reported in an `interlock` event
   PendingAck pendingAck_{};
   Command command_{};
   char batch_[AGUA_BATCH_BYTES];
-  char ack_[kMaxCommandId + 96];
+  char ack_[kMaxCommandId + 128];  // the interlock refusal with a 100-character id is 212 bytes
   char event_[kMaxCommandId + 160];
 };
 

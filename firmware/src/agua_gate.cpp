@@ -24,12 +24,27 @@ GateState GateController::restState() {
 
 void GateController::stop() { hw_->drive(0); }
 
+bool GateController::readHighHigh() {
+  highHigh_ = highHighEnabled_ && (!highHighInput_ || highHighInput_->read() == highHighActiveHigh_);
+  return highHigh_;
+}
+
 void GateController::begin() {
   stop();
+  readHighHigh();
   state_ = restState();
 }
 
 void GateController::command(GateCommand c, int64_t nowMs) {
+  if (refuses(c)) {
+    // The high-high interlock: no motor start. An opening gate stops, as update() would make it;
+    // any other state (a closing gate included) carries on untouched.
+    if (state_ == GateState::Abriendo) {
+      stop();
+      state_ = restState();
+    }
+    return;
+  }
   if (c == GateCommand::Detener) {
     stop();
     state_ = restState();
@@ -54,6 +69,7 @@ void GateController::command(GateCommand c, int64_t nowMs) {
 
 bool GateController::update(int64_t nowMs) {
   const GateState before = state_;
+  readHighHigh();
   const bool open = hw_->openLimit();
   const bool closed = hw_->closedLimit();
   if (state_ == GateState::Abriendo || state_ == GateState::Cerrando) {
@@ -61,6 +77,11 @@ bool GateController::update(int64_t nowMs) {
     if (open && closed) {
       stop();
       state_ = GateState::Falla;
+    } else if (state_ == GateState::Abriendo && highHigh_) {
+      // The high-high switch tripped while opening: stop where it is and report it (abierta,
+      // or cerrada if it had not left the closed switch yet). Not a fault, and no closing.
+      stop();
+      state_ = restState();
     } else if (arrived) {
       stop();
       state_ = state_ == GateState::Abriendo ? GateState::Abierta : GateState::Cerrada;

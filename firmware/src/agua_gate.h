@@ -1,8 +1,16 @@
 // The gate's state machine. The motor is driven only on a command; the state reported is what
 // the limit switches and the travel clock say, never what was merely asked for.
+//
+// Hard interlock: an optional local high-high level switch ("interruptor de nivel muy alto") on
+// the water the gate lets through. While it is active `abrir` is refused (the motor does not
+// start) and a gate that is opening stops where it is. It does not close the gate: the firmware
+// never moves the gate on its own, and whether to close is the operator's (or the PLC's) call.
+// `cerrar` and `detener` are never blocked: closing and stopping are the safe acts.
 #pragma once
 
 #include <stdint.h>
+
+#include "agua_ports.h"
 
 namespace agua {
 
@@ -28,22 +36,41 @@ enum class GateCommand : uint8_t { Abrir, Cerrar, Detener };
 class GateController {
  public:
   // hw may be null for a device without a gate; the controller is then never used.
-  GateController(GateHardware* hw, uint32_t travelTimeoutMs) : hw_(hw), travelTimeoutMs_(travelTimeoutMs) {}
+  // highHigh: the local high-high level switch, consulted only when highHighEnabled; enabled
+  // without an input counts as active (an interlock that cannot be read blocks opening).
+  GateController(GateHardware* hw, uint32_t travelTimeoutMs, DigitalInput* highHigh = nullptr,
+                 bool highHighEnabled = false, bool highHighActiveHigh = true)
+      : hw_(hw), highHighInput_(highHigh), travelTimeoutMs_(travelTimeoutMs), highHighEnabled_(highHighEnabled),
+        highHighActiveHigh_(highHighActiveHigh) {}
 
   // Motor off; state from the switches.
   void begin();
   // Starts (or stops) the motor; state() afterwards is what the acknowledgement reports.
+  // Refused commands (refuses()) do not start the motor; a refused `abrir` stops an opening gate.
   void command(GateCommand c, int64_t nowMs);
-  // Follows the switches and the travel clock; true when the state changed.
+  // Reads the high-high switch, stops an opening gate if it is active, then follows the limit
+  // switches and the travel clock; true when the state changed.
   bool update(int64_t nowMs);
   GateState state() const { return state_; }
+
+  // Reads the high-high switch once and keeps the reading (false when no switch is enabled).
+  // update() does it on every call; call it right before command() so that the caller's view of
+  // the outcome (refuses()) and command() rest on the same reading.
+  bool readHighHigh();
+  bool highHigh() const { return highHigh_; }
+  // true: the interlock refuses `c` on the last reading. Only `abrir`, only while active.
+  bool refuses(GateCommand c) const { return c == GateCommand::Abrir && highHigh_; }
 
  private:
   GateState restState();
   void stop();
 
   GateHardware* hw_;
+  DigitalInput* highHighInput_;
   uint32_t travelTimeoutMs_;
+  bool highHighEnabled_;
+  bool highHighActiveHigh_;
+  bool highHigh_ = false;
   GateState state_ = GateState::Falla;
   int64_t startedAt_ = 0;
 };

@@ -80,6 +80,18 @@ class Platform {
   ~Platform() = default;
 };
 
+// One digital input wired to the board: a level switch, a contact. read() is the electrical level
+// (true: HIGH), read on every call, not filtered; which level means "active" is configuration
+// (DeviceConfig), not the board's business. A gate uses one for its local high-high level switch
+// (agua_gate.h).
+class DigitalInput {
+ public:
+  virtual bool read() = 0;
+
+ protected:
+  ~DigitalInput() = default;
+};
+
 // A level sensor (ultrasonic, pressure): water level in metres, false when the probe failed.
 class LevelProbe {
  public:

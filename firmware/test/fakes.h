@@ -145,6 +145,16 @@ struct Gate final : agua::GateHardware {
   }
 };
 
+// A digital input whose level the test sets (true: HIGH); counts its reads.
+struct Input final : agua::DigitalInput {
+  bool level = false;
+  int reads = 0;
+  bool read() override {
+    ++reads;
+    return level;
+  }
+};
+
 // A whole board: one of each fake and a Device over them.
 struct Board {
   Clock clock;
@@ -153,6 +163,7 @@ struct Board {
   Platform platform;
   Probe probe;
   Gate gate;
+  Input highHigh;  // wired always; used when config.highHighSwitch is set
   agua::DeviceConfig config;
   std::unique_ptr<agua::Device> device;
 
@@ -163,7 +174,7 @@ struct Board {
     config.travelTimeoutMs = 10000;
   }
   agua::Device& start(bool resume = false) {
-    device = std::make_unique<agua::Device>(config, clock, store, uplink, platform, &probe, &gate);
+    device = std::make_unique<agua::Device>(config, clock, store, uplink, platform, &probe, &gate, &highHigh);
     device->begin(resume);
     return *device;
   }

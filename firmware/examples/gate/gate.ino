@@ -2,6 +2,9 @@
 // `detener`), executes each command id at most once (remembered in NVS across reboots), never
 // one past its expiresAt, reports `abriendo`/`cerrando` at once and `abierta`/`cerrada` at the
 // limit switches, or `falla` when the travel takes longer than TRAVEL_TIMEOUT_MS.
+// Hard interlock: while the local high-high level switch is active, `abrir` is refused
+// (success:false, "Enclavamiento local: nivel muy alto, apertura bloqueada") and an opening gate
+// stops; `cerrar` and `detener` always work.
 //
 // Wiring (3.3 V logic):
 //   Limit switches, NORMALLY CLOSED, each between its GPIO and GND (internal pull-ups on):
@@ -15,6 +18,11 @@
 //     the core also stops the motor at every start. Relays instead: two relays, interlocked so
 //     both can never close together.
 //   Size TRAVEL_TIMEOUT_MS at ~1.5× the measured full stroke.
+//   High-high level switch (float or conductive, on the water this gate lets through), its
+//   NORMALLY CLOSED contact between GPIO 13 and GND (internal pull-up on; on a long cable add
+//   4.7 kΩ to 3.3 V): normal level reads LOW; at high-high the contact opens and reads HIGH, and a
+//   cut wire reads HIGH too, so a broken switch blocks opening rather than hiding. No switch
+//   wired: set HIGH_HIGH_SWITCH to false (else the open pin reads HIGH and every abrir is refused).
 //
 // Libraries: this folder's library (AguaFirmware) and PubSubClient (Nick O'Leary).
 #include <AguaEsp32.h>
@@ -35,6 +43,8 @@ static const int PIN_LIMIT_CLOSED = 33;
 static const int PIN_OPEN = 25;
 static const int PIN_CLOSE = 26;
 static const int PIN_ENABLE = 27;
+static const bool HIGH_HIGH_SWITCH = true;  // the local high-high level switch is wired
+static const int PIN_HIGH_HIGH = 13;
 
 // ---- the gate -----------------------------------------------------------------------------------
 class Gate final : public agua::GateHardware {
@@ -75,18 +85,22 @@ static agua::esp32::Store store;
 static agua::esp32::Platform platform;
 static agua::esp32::Link net(SETTINGS);  // not "link": POSIX has a link()
 static Gate gate;
+static agua::esp32::Input highHigh(PIN_HIGH_HIGH);
 static agua::DeviceConfig config() {
   agua::DeviceConfig c;
   c.deviceId = SETTINGS.deviceId;
   c.type = agua::DeviceType::MotorizedGate;
   c.readingIntervalMs = 5000;  // state heartbeat; changes are sent at once
   c.travelTimeoutMs = TRAVEL_TIMEOUT_MS;
+  c.highHighSwitch = HIGH_HIGH_SWITCH;
+  c.highHighActiveHigh = true;  // NC contact to GND + pull-up: HIGH = high-high (or a cut wire)
   return c;
 }
-static agua::Device device(config(), clock_, store, net, platform, nullptr, &gate);
+static agua::Device device(config(), clock_, store, net, platform, nullptr, &gate, &highHigh);
 
 void setup() {
   gate.begin();  // motor off before anything else
+  highHigh.begin();
   Serial.begin(115200);
   store.begin();
   net.begin();
