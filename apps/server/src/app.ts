@@ -13,7 +13,7 @@ import authRoutes from './features/auth/auth.routes';
 import { createCluster, type ClusterMember, type ClusterModule } from './features/cluster/cluster.module';
 import { createCommands, lastCommandOf, type CommandsModule } from './features/commands/commands.module';
 import commandsRoutes from './features/commands/commands.routes';
-import type { MqttDelivery } from './features/commands/commands.service';
+import type { MqttDelivery, ScheduleHolds } from './features/commands/commands.service';
 import type { DeviceAdminService } from './features/devices/device-admin.service';
 import { createDeviceAdmin, createDevices, type DevicesModule } from './features/devices/devices.module';
 import devicesRoutes from './features/devices/devices.routes';
@@ -36,6 +36,8 @@ import overflowRoutes from './features/overflows/overflows.routes';
 import { createReports, type ReportsModule } from './features/reports/reports.module';
 import reportRoutes from './features/reports/reports.routes';
 import interlockRoutes from './features/interlocks/interlocks.routes';
+import scheduleRoutes from './features/schedules/schedules.routes';
+import { createSchedules, type SchedulesModule } from './features/schedules/schedules.module';
 import { createInterlocks, type InterlocksModule } from './features/interlocks/interlocks.module';
 import { REPORT_SCHEDULE_EVERY_MS } from './features/reports/report-scheduler';
 import { REPORT_RUNS_EVERY_MS } from './features/reports/report-runner';
@@ -102,6 +104,7 @@ export interface ServerModules {
   alarms: AlarmsModule;
   telemetry: TelemetryService<AlarmChangeRow>;
   interlocks: InterlocksModule;
+  schedules: SchedulesModule;
   commands: CommandsModule;
   gateway: DeviceGateway;
   mqtt: MqttModule;
@@ -229,6 +232,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return d && d.retiredAtMs === null ? d.type : undefined;
     },
   });
+  await app.register(scheduleRoutes, { schedules: modules.schedules.service });
   await app.register(liveRoutes, {
     bus: member?.feed ?? modules.bus,
     auth: auth.auth,
@@ -291,6 +295,8 @@ function backgroundJobs(m: ServerModules, log: FastifyBaseLogger): BackgroundJob
       .every('command lifecycle (timeouts, re-delivery, approvals expired)', 1_000, () => commands.tick())
       // Bypasses end by themselves at their time (at most a second or two late), on any instance.
       .every('interlock bypass expiry', 1_000, () => m.interlocks.service.expireBypasses(), { onStart: () => m.interlocks.service.start() })
+      // Gate schedules: each instance runs those of the gates whose timers it runs; a run is claimed once.
+      .every('gate schedules', 1_000, () => m.schedules.runner.tick(), { firstAfterMs: 0 })
       .every('device offline sweep', 1_000, () => devices.sweepOffline())
       // lastSeen is written lazily; the last flush at shutdown keeps what was heard.
       .every('lastSeen flush', 5_000, () => devices.flushLastSeen(), { onStop: () => devices.flushLastSeen() })
@@ -421,6 +427,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     defaultOfflineAfterS: config.deviceOfflineAfterS,
   });
   const commandsOverMqtt = new Late<MqttDelivery>('the MQTT delivery of commands');
+  const scheduleHolds = new Late<ScheduleHolds>('the schedules holding gates');
   const commands = createCommands({
     config,
     db,
@@ -436,8 +443,20 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
       verify: (user, password) => auth.auth.verifyOwnPassword(user, password),
       settle: (user, ip, ok) => auth.auth.settleSecret(user, ip, ok),
     },
+    holds: scheduleHolds,
     log,
   });
+  const schedules = createSchedules({
+    db,
+    devices: devices.service,
+    commands: commands.service,
+    alarmEngine: alarms.engine,
+    verdict: (deviceId, command) => interlocks.service.verdict(deviceId, command),
+    audit: audit.service,
+    bus,
+    placement,
+  });
+  scheduleHolds.resolve(schedules.service);
   const gateway = createGateway({ config, devices: devices.service, telemetry, commands: commands.service, metrics, placement });
   const mqtt = createMqtt({ config, db, keyPepper: devices.keyPepper, instanceId, devices: devices.service, gateway, bus, log });
   commandsOverMqtt.resolve(mqtt.commandDelivery);
@@ -460,6 +479,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
         await writer.forgetDevice(deviceId);
         await commands.repo.deleteByDevice(deviceId);
         await interlocks.service.forgetDevice(deviceId);
+        await schedules.service.forgetDevice(deviceId);
         await alarms.engine.purgeDevice(deviceId);
         alarms.rules.forget(deviceId);
       },
@@ -522,5 +542,5 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     log,
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, interlocks, commands, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, interlocks, commands, schedules, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
 }

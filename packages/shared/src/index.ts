@@ -28,6 +28,8 @@ export * from './schemas/overflow';
 export * from './schemas/report';
 export * from './schemas/interlock';
 export * from './control/interlocks';
+export * from './schemas/schedule';
+export * from './control/schedules';
 export * from './reports/reports';
 export * from './reports/report-periods';
 export * from './water/analytics';

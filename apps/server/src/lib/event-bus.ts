@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Alarm, AlarmRule, Command, Device, Interlock, OverflowEvent, Reading, ReportRun } from '@agua/shared';
+import type { Alarm, AlarmRule, Command, Device, Interlock, OverflowEvent, Reading, ReportRun, Schedule, ScheduleRun } from '@agua/shared';
 
 /**
  * In-process events between features. The live socket turns some of them into frames; the
@@ -24,6 +24,10 @@ export interface InternalEvents {
   /** An interlock was created or changed, its bypass begun or ended (docs/control.md). */
   'interlock.updated': Interlock;
   'interlock.removed': { id: string };
+  /** A schedule created or changed, removed, or one of its runs stored or changed (docs/control.md). */
+  'schedule.updated': Schedule;
+  'schedule.removed': { id: string };
+  'schedule.run': ScheduleRun;
   /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
   /** A device's stored record was created or changed here (other instances load it again). */

@@ -16,7 +16,7 @@ import * as m011 from './migrations/011-alarm-rule-water';
 import * as m012 from './migrations/012-overflow-events';
 import * as m014 from './migrations/014-water-hours';
 import * as m015 from './migrations/015-reports';
-import * as m016 from './migrations/016-interlocks';
+import * as m016 from './migrations/016-control';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -35,7 +35,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '012-overflow-events': m012,
   '014-water-hours': m014,
   '015-reports': m015,
-  '016-interlocks': m016,
+  '016-control': m016,
 };
 
 export interface SqliteStorage {

@@ -105,6 +105,37 @@ export interface CommandsTable {
   schedule_id: string | null;
 }
 
+export interface SchedulesTable {
+  id: string;
+  device_id: string;
+  name: string;
+  action: string;
+  time: string;
+  days_json: string;
+  duration_min: number | null;
+  enabled: number;
+  suspended_until_ms: number | null;
+  alarm_priority: number;
+  by_json: string | null;
+  active_since_ms: number;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+export interface ScheduleRunsTable {
+  id: string;
+  schedule_id: string;
+  schedule_name: string;
+  device_id: string;
+  action: string;
+  trigger: string;
+  planned_at_ms: number;
+  ran_at_ms: number | null;
+  status: string;
+  command_id: string | null;
+  reason_json: string | null;
+}
+
 export interface InterlocksTable {
   id: string;
   device_id: string;
@@ -383,6 +414,8 @@ export interface Database {
   telemetry_seq_runs: TelemetrySeqRunsTable;
   commands: CommandsTable;
   interlocks: InterlocksTable;
+  schedules: SchedulesTable;
+  schedule_runs: ScheduleRunsTable;
   audit_events: AuditEventsTable;
   settings: SettingsTable;
   alarm_rules: AlarmRulesTable;

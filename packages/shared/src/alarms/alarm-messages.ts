@@ -46,7 +46,7 @@ export function aboveCrestAlarmMessage(levelM: number, crestM: number): string {
 }
 
 /** Texts of the alarms that are not about a level: offline, gate fault, failed command. */
-export function eventAlarmMessage(kind: Exclude<AlarmKind, keyof typeof LEVEL_WORDS | 'rate_of_rise' | 'time_to_overflow' | 'level_above_crest'>, detail?: { command?: string; status?: string; text?: string | null }): string {
+export function eventAlarmMessage(kind: Exclude<AlarmKind, keyof typeof LEVEL_WORDS | 'rate_of_rise' | 'time_to_overflow' | 'level_above_crest' | 'schedule_skipped'>, detail?: { command?: string; status?: string; text?: string | null }): string {
   switch (kind) {
     case 'device_offline':
       return 'Equipo sin señal';

@@ -13,6 +13,8 @@ export const ALARM_KINDS = [
   'device_offline',
   'gate_fault',
   'command_failed',
+  // Raised by a gate's schedule, not by a rule: its ruleId is the schedule's id (docs/control.md).
+  'schedule_skipped',
 ] as const;
 export type AlarmKind = (typeof ALARM_KINDS)[number];
 
@@ -20,7 +22,7 @@ export type AlarmKind = (typeof ALARM_KINDS)[number];
 export const ALARM_KINDS_BY_TYPE = {
   level_sensor: ['level_high_high', 'level_high', 'level_low', 'level_low_low', 'rate_of_rise', 'time_to_overflow', 'level_above_crest', 'device_offline', 'command_failed'],
   motorized_gate: ['gate_fault', 'device_offline', 'command_failed'],
-} as const satisfies Record<DeviceType, readonly AlarmKind[]>;
+} as const satisfies Record<DeviceType, readonly RuleKind[]>;
 
 export const ALARM_KIND_LABELS: Readonly<Record<AlarmKind, string>> = {
   level_high_high: 'Nivel muy alto',
@@ -33,7 +35,11 @@ export const ALARM_KIND_LABELS: Readonly<Record<AlarmKind, string>> = {
   device_offline: 'Equipo sin señal',
   gate_fault: 'Falla de compuerta',
   command_failed: 'Comando fallido',
+  schedule_skipped: 'Programación omitida',
 };
+
+/** The kinds an alarm rule can have: all but the schedules' own alarm. */
+export type RuleKind = Exclude<AlarmKind, 'schedule_skipped'>;
 
 /** ISA-18.2 recommends no more than four priorities; 1 is the most urgent. */
 export const ALARM_PRIORITIES = [1, 2, 3, 4] as const;
@@ -117,7 +123,7 @@ export function defaultAlarmRules(
   const base = { deadbandPct: DEFAULT_DEADBAND_PCT, onDelayS: 0, offDelayS: 0 };
   const clean = context.waterType === 'clean';
   const crest = context.hasCrest === true;
-  const rules: Record<AlarmKind, AlarmRuleSettings> = {
+  const rules: Record<RuleKind, AlarmRuleSettings> = {
     level_high_high: { ...base, enabled: true, priority: 1, setpointPct: criticalPct, setpointM: null },
     level_high: { ...base, enabled: true, priority: 3, setpointPct: warningPct, setpointM: null },
     level_low: { ...base, enabled: clean, priority: 3, setpointPct: 20, setpointM: null },

@@ -68,6 +68,8 @@ export const ERROR_MESSAGES = {
   COMMAND_NOT_AWAITING_APPROVAL: 'El comando no está en espera de aprobación.',
   SCHEDULE_ACTIVE: 'La compuerta sigue una programación.',
   INTERLOCK_INVALID: 'Enclavamiento no válido.',
+  SCHEDULE_INVALID: 'Programación no válida.',
+  SCHEDULE_NOT_FOUND: 'Programación no encontrada.',
   INTERLOCK_NOT_FOUND: 'Enclavamiento no encontrado.',
   VERSION_CONFLICT: 'Otra persona cambió este elemento; vuelva a cargarlo.',
   // Alarms

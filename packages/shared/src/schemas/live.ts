@@ -1,6 +1,7 @@
 import type { Alarm } from './alarm';
 import type { Command, Device, Reading } from './device';
 import type { Interlock } from './interlock';
+import type { Schedule, ScheduleRun } from './schedule';
 import type { OverflowEvent } from './overflow';
 import type { ReportRun } from './report';
 import type { User } from './user';
@@ -25,6 +26,10 @@ export interface LiveEventMap {
   /** An interlock created or changed, its bypass begun or ended (docs/control.md). */
   'interlock.updated': Interlock;
   'interlock.removed': { id: string };
+  /** A schedule created or changed (docs/control.md "Schedules"), removed, or one of its runs. */
+  'schedule.updated': Schedule;
+  'schedule.removed': { id: string };
+  'schedule.run': ScheduleRun;
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
    * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows

@@ -5,6 +5,7 @@ import {
   nextAlarmState,
   type AlarmEvent,
   type Alarm,
+  type AlarmPriority,
   type AlarmRule,
   type Command,
   type Device,
@@ -369,6 +370,19 @@ export class AlarmEngine {
     if (!device || !rule) return;
     const message = eventAlarmMessage('command_failed', { command: command.command, status: command.status, text: command.message });
     this.raiseEvent(device, rule, command.command, () => message);
+  }
+
+  /**
+   * A gate's schedule did not run (docs/control.md "Schedules"): an event alarm like a failed
+   * command, whose rule is the schedule itself (not a rule in /alarm-rules).
+   */
+  raiseScheduleSkipped(deviceId: string, schedule: { id: string; priority: AlarmPriority }, message: string): Promise<void> {
+    return this.submit(() => {
+      const device = this.evaluable(deviceId);
+      if (!device) return;
+      const rule: AlarmRule = { id: schedule.id, kind: 'schedule_skipped', enabled: true, priority: schedule.priority, deadbandPct: 0, onDelayS: 0, offDelayS: 0 };
+      this.raiseEvent(device, rule, 'schedule', () => message);
+    });
   }
 
   /** Every open alarm of a disabled or retired device ends as suppressed (by the instance that decides for it, or the one purging it); nothing new is raised. */

@@ -9,7 +9,7 @@ import type { Database } from '../../storage/schema';
 import type { AuditService } from '../audit/audit.service';
 import type { DevicesService } from '../devices/devices.service';
 import { CommandsRepository, toCommand } from './commands.repository';
-import { CommandsService, type CommandGuard, type CommandRouter, type MqttDelivery, type Reauthentication } from './commands.service';
+import { CommandsService, type CommandGuard, type CommandRouter, type MqttDelivery, type Reauthentication, type ScheduleHolds } from './commands.service';
 import { GateTravelWatch, type GateFaults } from './travel-watch';
 
 export interface CommandsDeps {
@@ -31,6 +31,8 @@ export interface CommandsDeps {
   /** The interlocks in front of every command (docs/control.md). */
   guard: CommandGuard;
   reauth: Reauthentication;
+  /** Schedules holding gates: built after this module, which they issue through (resolved in `app.ts`). */
+  holds: Late<ScheduleHolds>;
   log: FastifyBaseLogger;
 }
 
@@ -50,6 +52,7 @@ export function createCommands(d: CommandsDeps): CommandsModule {
     router: d.router,
     guard: d.guard,
     reauth: d.reauth,
+    holds: d.holds,
     mqtt: {
       isConnected: (deviceId) => d.mqtt.get().isConnected(deviceId),
       deliver: (deviceId, command) => d.mqtt.get().deliver(deviceId, command),

@@ -85,8 +85,9 @@ export interface CommandPageQuery {
 export class CommandsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async insert(c: CommandRecord): Promise<void> {
-    await this.db
+  /** Stores a new command; `db` a transaction it shares with another write (a schedule's run). */
+  async insert(c: CommandRecord, db: Kysely<Database> = this.db): Promise<void> {
+    await db
       .insertInto('commands')
       .values({
         id: c.id,
@@ -110,6 +111,10 @@ export class CommandsRepository {
         schedule_id: c.scheduleId,
       })
       .execute();
+  }
+
+  transaction<T>(work: (db: Kysely<Database>) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(work);
   }
 
   async save(c: CommandRecord): Promise<void> {

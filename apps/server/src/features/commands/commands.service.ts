@@ -3,6 +3,9 @@ import {
   acceptsCommand,
   can,
   commandSentMessage,
+  errorMessage,
+  scheduleActiveMessage,
+  type ErrorCode,
   type Command,
   type InterlockVerdict,
   type CommandAck,
@@ -11,6 +14,7 @@ import {
   type GateState,
 } from '@agua/shared';
 import { AppError, badRequest, conflict, forbidden, notFound, unprocessable } from '../../lib/errors';
+import { localHHMM } from '../../lib/local-clock';
 import type { EventBus } from '../../lib/event-bus';
 import { newId } from '../../lib/ids';
 import { iso } from '../../lib/time';
@@ -42,6 +46,8 @@ export interface CommandsServiceOptions {
   /** The interlocks (docs/control.md). */
   guard: CommandGuard;
   reauth: Reauthentication;
+  /** Schedules holding gates; built after the commands (a Late port, resolved at composition). */
+  holds: { get(): ScheduleHolds };
 }
 
 /** What a person sends with a command (docs/control.md "One command path"). */
@@ -87,6 +93,19 @@ export interface Reauthentication {
   /** Counts the outcome as a sign-in would: `429` during a lockout, a wrong one a failure, a right one clears them. */
   settle(user: UserRecord, ip: string, ok: boolean): Promise<void>;
 }
+
+/**
+ * A schedule holding a gate (docs/control.md "Schedules"): between an `abrir` with a duration and
+ * its close-after, a person's abrir/cerrar waits for 'Tomar control manual'.
+ */
+export interface ScheduleHolds {
+  holdOf(deviceId: string): Promise<{ scheduleId: string; name: string; closeAtMs: number } | null>;
+  /** A person took the gate (takeManual, or detener): the close-after is cancelled, audited. */
+  release(deviceId: string, user: UserRecord, ip: string, how: 'take_manual' | 'detener'): Promise<void>;
+}
+
+/** What a schedule's run met: its command sent, or the refusal that makes it skipped. */
+export type ScheduledIssue = { sent: true; commandId: string } | { sent: false; reason: { code: string; message: string } } | { sent: false; reason: null };
 
 /** The answer to a command accepted: sent, or waiting for a second person's approval. */
 export interface IssueResult {
@@ -237,6 +256,11 @@ export class CommandsService {
     if (!verdict.allowed) return refuse(new AppError(409, 'INTERLOCKED', { reasons: verdict.reasons }), verdict.failedIds);
     if (verdict.requires.comment && comment === null) return refuse(unprocessable('COMMENT_REQUIRED', { reasons: verdict.reasons }), verdict.failedIds);
     if (verdict.requires.password) await this.reauthenticate(user, input, ip, verdict, refuse);
+    const hold = command === 'abrir' || command === 'cerrar' || command === 'detener' ? await this.opts.holds.get().holdOf(deviceId) : null;
+    if (hold && command !== 'detener' && !input.takeManual) {
+      const message = scheduleActiveMessage(hold.name, localHHMM(hold.closeAtMs));
+      return refuse(new AppError(409, 'SCHEDULE_ACTIVE', { scheduleId: hold.scheduleId, name: hold.name, closeAt: iso(hold.closeAtMs) }, undefined, message));
+    }
     const current = this.inFlight.get(deviceId);
     if (current && command !== 'detener') return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
 
@@ -262,6 +286,8 @@ export class CommandsService {
     };
     // A later command accepted for the device supersedes one waiting for approval.
     await this.supersedeAwaiting(deviceId, now);
+    // A person took the gate from its schedule: the planned close-after is cancelled.
+    if (hold) await this.opts.holds.get().release(deviceId, user, ip, command === 'detener' ? 'detener' : 'take_manual');
     if (record.status === 'awaiting_approval') {
       await this.repo.insert(record);
       await this.devices.setLastCommand(toCommand(record));
@@ -287,8 +313,11 @@ export class CommandsService {
     if (!ok) await refuse(unprocessable('REAUTH_FAILED'), verdict.failedIds);
   }
 
-  /** Sends a command now: in flight, stored, shown, and handed to the device at once if it listens. */
-  private async send(record: CommandRecord, now: number): Promise<void> {
+  /**
+   * Sends a command now: in flight, stored (by `store` when the write goes with another one), shown,
+   * and handed to the device at once if it listens.
+   */
+  private async send(record: CommandRecord, now: number, store?: (r: CommandRecord) => Promise<void>): Promise<void> {
     const device = this.devices.get(record.deviceId)!;
     // A gate stopped on purpose is not a gate that failed to arrive.
     if (record.command === 'detener') this.travel.stopped(record.deviceId);
@@ -301,12 +330,71 @@ export class CommandsService {
       record.status = 'pending';
       if (!(await this.repo.leaveAwaiting(record))) throw conflict('COMMAND_NOT_AWAITING_APPROVAL');
     } else {
-      await this.repo.insert(record);
+      await (store ?? ((r) => this.repo.insert(r)))(record);
     }
     this.inFlight.set(record.deviceId, record);
     await this.devices.setLastCommand(toCommand(record));
     this.bus.emit('command.updated', toCommand(record));
     await this.push(record.deviceId, now);
+  }
+
+  /**
+   * A schedule's command, through the same checks as a person's (docs/control.md "Schedules"). A
+   * schedule gives no comment, password or approval: any failed interlock, an offline, disabled or
+   * busy gate makes its run skipped, the refusal its reason. `claim` stores the run in the
+   * transaction that stores the command: false when it was claimed already (then nothing is sent).
+   */
+  async issueForSchedule(deviceId: string, command: string, scheduleId: string, claim: (db: Parameters<Parameters<CommandsRepository['transaction']>[0]>[0], commandId: string) => Promise<boolean>): Promise<ScheduledIssue> {
+    const device = this.devices.get(deviceId);
+    const refused = (code: ErrorCode, message: string = errorMessage(code)): ScheduledIssue => ({ sent: false, reason: { code, message } });
+    if (!device || device.retiredAtMs !== null) return refused('DEVICE_NOT_FOUND');
+    if (!device.enabled || !this.devices.isOnline(deviceId)) return refused('DEVICE_OFFLINE');
+    const verdict = await this.opts.guard.verdict(deviceId, command);
+    if (verdict.mode !== null) return refused('INTERLOCKED', verdict.reasons[0]!.message);
+    const current = this.inFlight.get(deviceId);
+    if (current) return refused('COMMAND_IN_PROGRESS');
+    const now = Date.now();
+    const record: CommandRecord = {
+      id: newId('cmd'),
+      deviceId,
+      command,
+      status: 'pending',
+      issuedBy: null,
+      issuedAtMs: now,
+      expiresAtMs: now,
+      deliveredAtMs: null,
+      handedOutAtMs: null,
+      completedAtMs: null,
+      message: null,
+      comment: null,
+      approvedBy: null,
+      approvedAtMs: null,
+      approvalExpiresAtMs: null,
+      overrides: verdict.overrides,
+      scheduleId,
+    };
+    let claimed = true;
+    await this.supersedeAwaiting(deviceId, now);
+    await this.send(record, now, (r) =>
+      this.repo.transaction(async (db) => {
+        await this.repo.insert(r, db);
+        claimed = await claim(db, r.id);
+        if (!claimed) throw new ClaimTaken();
+      }),
+    ).catch((err: unknown) => {
+      if (!(err instanceof ClaimTaken)) throw err;
+    });
+    if (!claimed) return { sent: false, reason: null };
+    await this.audit.record({
+      action: 'command.issued',
+      userId: null,
+      username: null,
+      target: `device:${deviceId}`,
+      result: 'ok',
+      ip: null,
+      details: { command, commandId: record.id, status: record.status, comment: null, overrides: record.overrides, scheduleId },
+    });
+    return { sent: true, commandId: record.id };
   }
 
   private async auditIssued(c: CommandRecord, user: UserRecord, ip: string): Promise<void> {
@@ -576,6 +664,9 @@ export class CommandsService {
     }
   }
 }
+
+/** A schedule's run was claimed elsewhere first: its command is not stored (the transaction rolls back). */
+class ClaimTaken extends Error {}
 
 function toDeviceCommand(c: CommandRecord): DeviceCommand {
   return { id: c.id, command: c.command, issuedAt: iso(c.issuedAtMs), expiresAt: iso(c.expiresAtMs) };

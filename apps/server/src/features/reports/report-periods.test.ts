@@ -1,7 +1,8 @@
 // The periods and schedule times of docs/reports.md, in Madrid's time zone (its DST changes: the
 // last Sunday of March skips 02:00–03:00, the last Sunday of October repeats 02:00–03:00).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duePeriods, lastCompletePeriod, localTimeOn, periodBounds, requestedPeriod } from './report-periods';
+import { localTimeOn } from '../water/local-days';
+import { duePeriods, lastCompletePeriod, periodBounds, requestedPeriod } from './report-periods';
 
 let previousTz: string | undefined;
 beforeAll(() => {

@@ -1,6 +1,6 @@
 import { addDays, isoWeekday, lastCompletePeriodBefore, periodDays, REPORT_LIMITS, type ReportKind, type ReportPeriod, type ReportSchedule } from '@agua/shared';
 import { badRequest } from '../../lib/errors';
-import { localDateOf, startOfLocalDate } from '../water/local-days';
+import { localDateOf, localTimeOn, startOfLocalDate } from '../water/local-days';
 
 /** A run's period: local dates, both included (docs/reports.md "Periods"). */
 export type Period = ReportPeriod;
@@ -33,28 +33,6 @@ export function requestedPeriod(kind: ReportKind, q: { from?: string; to?: strin
   if (q.from > localDateOf(nowMs)) throw badRequest('PERIOD_IN_FUTURE');
   return period;
 }
-
-const HHMM = /^(\d{2}):(\d{2})$/;
-
-/**
- * The instant a local date's HH:MM happens. A time the clock skips (the spring change) is the
- * first minute after the gap; a time it repeats (the autumn change) its first occurrence.
- */
-export function localTimeOn(date: string, time: string): number {
-  const [, hh, mm] = HHMM.exec(time)!.map(Number) as [number, number, number];
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const at = new Date(y, m - 1, d, hh, mm, 0, 0);
-  if (at.getHours() === hh && at.getMinutes() === mm) return at.getTime();
-  // Skipped: Date moved forward by the gap; the gap ends at the first minute whose wall clock is past HH:MM.
-  let t = at.getTime();
-  while (wallMinutes(t - 60_000) > hh * 60 + mm && localDateOf(t - 60_000) === date) t -= 60_000;
-  return t;
-}
-
-const wallMinutes = (t: number) => {
-  const d = new Date(t);
-  return d.getHours() * 60 + d.getMinutes();
-};
 
 /** Whether a schedule fires on a local date. */
 function firesOn(kind: ReportKind, s: ReportSchedule, date: string): boolean {

@@ -101,3 +101,25 @@ export function localDaysSpanning(fromMs: number, toMs: number): LocalDay[] {
   }
   return days;
 }
+
+const HHMM = /^(\d{2}):(\d{2})$/;
+
+/**
+ * The instant a local date's HH:MM happens. A time the clock skips (the spring change) is the
+ * first minute after the gap; a time it repeats (the autumn change) its first occurrence.
+ */
+export function localTimeOn(date: string, time: string): number {
+  const [, hh, mm] = HHMM.exec(time)!.map(Number) as [number, number, number];
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const at = new Date(y, m - 1, d, hh, mm, 0, 0);
+  if (at.getHours() === hh && at.getMinutes() === mm) return at.getTime();
+  // Skipped: Date moved forward by the gap; the gap ends at the first minute whose wall clock is past HH:MM.
+  let t = at.getTime();
+  while (wallMinutes(t - 60_000) > hh * 60 + mm && localDateOf(t - 60_000) === date) t -= 60_000;
+  return t;
+}
+
+const wallMinutes = (t: number) => {
+  const d = new Date(t);
+  return d.getHours() * 60 + d.getMinutes();
+};

@@ -12,7 +12,7 @@ import * as p006 from './migrations/006-alarm-rule-water';
 import * as p007 from './migrations/007-overflow-events';
 import * as p009 from './migrations/009-water-hours';
 import * as p010 from './migrations/010-reports';
-import * as p011 from './migrations/011-interlocks';
+import * as p011 from './migrations/011-control';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
@@ -28,7 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007-overflow-events': p007,
   '009-water-hours': p009,
   '010-reports': p010,
-  '011-interlocks': p011,
+  '011-control': p011,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
