@@ -204,7 +204,7 @@ describe('gate schedules', () => {
   it('a close-after is issued when due, however late (an open gate is not the safe state)', async () => {
     await postTelemetry(s, gateMsg(GATE_1, 'cerrada'));
     const due = dueMinute(20_000);
-    const made = await createSchedule(s, admin, { deviceId: GATE_1, action: 'abrir', time: due.time, days: EVERY_DAY, durationMin: 1 });
+    const made = await createSchedule(s, admin, { deviceId: GATE_1, action: 'abrir', time: due.time, days: EVERY_DAY, durationMin: 30 });
     await makeDue(made.id, due.atMs - 60_000);
     const open = await waitFor(async () => (await runsOf(s, viewer, made.id)).find((r) => r.trigger === 'time') ?? null, 5_000);
     await s.fetch(`/api/v1/devices/${GATE_1}/commands/${open.commandId}/ack`, { method: 'POST', headers: { 'x-api-key': `demo-key-${GATE_1}` }, json: { success: true, state: 'abierta' } });
