@@ -15,6 +15,31 @@ export const AUDIT_ACTION_GROUPS = [
       'command.issued': 'Comando enviado',
       'command.refused': 'Comando rechazado',
       'command.completed': 'Comando completado',
+      'command.approved': 'Comando aprobado',
+      'command.rejected': 'Comando rechazado por otra persona',
+      'command.expired': 'Aprobación caducada',
+    },
+  },
+  {
+    label: 'Enclavamientos y programación',
+    actions: {
+      'interlock.created': 'Enclavamiento creado',
+      'interlock.updated': 'Enclavamiento modificado',
+      'interlock.deleted': 'Enclavamiento eliminado',
+      'interlock.bypassed': 'Enclavamiento anulado',
+      'interlock.bypass_ended': 'Anulación terminada',
+      'schedule.created': 'Programación creada',
+      'schedule.updated': 'Programación modificada',
+      'schedule.deleted': 'Programación eliminada',
+      'schedule.manual_takeover': 'Control manual tomado',
+    },
+  },
+  {
+    label: 'Informes',
+    actions: {
+      'report.created': 'Informe creado',
+      'report.updated': 'Informe modificado',
+      'report.deleted': 'Informe eliminado',
     },
   },
   {
@@ -84,4 +109,11 @@ export const DETAIL_LABELS: Readonly<Record<string, string>> = {
   fields: 'Campos',
   role: 'Rol',
   enabled: 'Habilitado',
+  comment: 'Comentario',
+  overrides: 'Enclavamientos superados',
+  interlockIds: 'Enclavamientos',
+  scheduleId: 'Programación',
+  minutes: 'Minutos',
+  until: 'Hasta',
+  name: 'Nombre',
 };
