@@ -47,6 +47,7 @@ const routes: RouteObject[] = [
                   { path: 'audit', ...screen(() => import('./routes/audit')) },
                   { path: 'notifications', ...screen(() => import('./routes/notifications')) },
                   { path: 'manual', ...screen(() => import('./routes/manual')) },
+                  { path: 'interlocks', ...screen(() => import('./routes/interlocks')) },
                 ],
               },
             ],

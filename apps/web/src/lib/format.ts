@@ -77,3 +77,34 @@ export function formatRelative(value: string | number | Date | null | undefined,
   if (hours < 48) return relativeFormat.format(-hours, 'hour');
   return relativeFormat.format(-Math.floor(hours / 24), 'day');
 }
+
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+function cachedFormat(cache: Map<string, Intl.DateTimeFormat>, timeZone: string | undefined, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let format = cache.get(key);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat(LOCALE, { ...options, ...(timeZone ? { timeZone } : {}) });
+    } catch {
+      // A zone this browser does not know: its own is better than nothing.
+      format = new Intl.DateTimeFormat(LOCALE, options);
+    }
+    cache.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * A time of day as HH:MM in a time zone (the installation's; the browser's when none), with its
+ * day ('24/11') when that is not the day of `nowMs` there: 'hasta 14:30', 'hasta 02:15 del 25/11'.
+ */
+export function formatClockIn(value: string | number | Date, timeZone: string | undefined, nowMs = Date.now()): string {
+  const d = toDate(value);
+  if (Number.isNaN(d.getTime())) return '—';
+  const clock = cachedFormat(clockFormats, timeZone, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  const day = cachedFormat(dayFormats, timeZone, { day: '2-digit', month: '2-digit' });
+  const that = day.format(d);
+  return that === day.format(new Date(nowMs)) ? clock : `${clock} del ${that}`;
+}

@@ -13,6 +13,7 @@ import {
   type Alarm,
   type Command,
   type Device,
+  type Interlock,
   type LiveEvent,
   type OverflowEvent,
   type Reading,
@@ -23,7 +24,9 @@ import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
 import { applyAlarmUpdate, sortOpenAlarms } from './alarm-cache';
 import { isGateState } from './device-helpers';
+import { storeAwaitingCommands, storeInterlockFrames, type InterlockFrame } from './interlock-cache';
 import { storeOverflowEvents } from './overflow-cache';
+import { cancelPermissiveRefreshes, refreshPermissives } from './permissive-refresh';
 import { storeReportRuns } from './report-run-cache';
 
 /**
@@ -47,7 +50,18 @@ export interface LiveOptions {
   onUser?: (user: User) => void;
 }
 
-const KNOWN_TYPES = new Set<LiveEvent['type']>(['hello', 'reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated']);
+const KNOWN_TYPES = new Set<LiveEvent['type']>([
+  'hello',
+  'reading.created',
+  'device.updated',
+  'command.updated',
+  'device.removed',
+  'alarm.updated',
+  'overflow.updated',
+  'report_run.updated',
+  'interlock.updated',
+  'interlock.removed',
+]);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
 // Background tabs get no animation frames; a timer still flushes so the cache never lags much.
@@ -210,6 +224,10 @@ function flush(): void {
   const overflows: OverflowEvent[] = [];
   const reportRuns: ReportRun[] = [];
   const touchedHistory = new Set<string>();
+  // Devices the frames were about: the permissive checks that depend on them are asked again.
+  const touchedDevices = new Set<string>();
+  const interlockFrames: InterlockFrame[] = [];
+  let bypasses: Interlock[] | null = null;
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
 
@@ -224,6 +242,9 @@ function flush(): void {
         devicesChanged = snapshot = true;
         openAlarms = sortOpenAlarms(event.data.alarms ?? []);
         alarmsChanged = true;
+        // What the snapshot says replaces the frames that came before it in this batch.
+        bypasses = event.data.bypasses ?? [];
+        interlockFrames.length = 0;
         options?.onUser?.(event.data.user);
         break;
       }
@@ -233,11 +254,13 @@ function flush(): void {
           openAlarms = applyAlarmUpdate(openAlarms, event.data);
           alarmsChanged = true;
         }
+        touchedDevices.add(event.data.deviceId);
         break;
       }
       case 'reading.created': {
         const { deviceId, reading, analytics } = event.data;
         if (insertReadings(deviceId, [reading])) touchedHistory.add(deviceId);
+        touchedDevices.add(deviceId);
         const device = devices.get(deviceId);
         if (device) {
           // A reading means the device was just heard; the server need not send device.updated
@@ -258,10 +281,12 @@ function flush(): void {
       case 'device.updated': {
         devices.set(event.data.id, event.data);
         devicesChanged = true;
+        touchedDevices.add(event.data.id);
         break;
       }
       case 'device.removed': {
         devicesChanged = devices.delete(event.data.id) || devicesChanged;
+        touchedDevices.add(event.data.id);
         break;
       }
       case 'command.updated': {
@@ -281,11 +306,21 @@ function flush(): void {
         reportRuns.push(event.data);
         break;
       }
+      case 'interlock.updated':
+      case 'interlock.removed': {
+        interlockFrames.push(event);
+        break;
+      }
     }
   }
 
   if (devicesChanged && (cached || snapshot)) queryClient.setQueryData<Device[]>(queryKeys.devices, [...devices.values()]);
-  if (commands.length) upsertCommandPages(commands);
+  if (commands.length) {
+    upsertCommandPages(commands);
+    storeAwaitingCommands(commands);
+  }
+  if (bypasses) queryClient.setQueryData<Interlock[]>(queryKeys.bypasses, bypasses);
+  if (interlockFrames.length) storeInterlockFrames(interlockFrames);
   if (alarmsChanged && openAlarms) {
     queryClient.setQueryData<Alarm[]>(queryKeys.openAlarms, openAlarms);
     // Pages of the alarm history (if one is open) may hold an alarm that just moved.
@@ -298,7 +333,9 @@ function flush(): void {
     void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
     void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
     void queryClient.invalidateQueries({ queryKey: queryKeys.reportRuns });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.interlocks });
   }
+  refreshPermissives(touchedDevices, snapshot || interlockFrames.length > 0);
   notifyHistory(touchedHistory);
 }
 
@@ -427,6 +464,7 @@ export function stopLive(): void {
   socket = null;
   ws?.close(1000);
   history.clear();
+  cancelPermissiveRefreshes();
   lastMessageAt = null;
   setStatus({ state: 'closed', everOpened: false });
 }

@@ -8,6 +8,15 @@ export const queryKeys = {
   alarms: ['alarms'] as const,
   deviceCommands: (deviceId: string) => ['commands', { deviceId }] as const,
   allCommands: ['commands'] as const,
+  /** Two-person commands waiting for approval (GET /commands?status=awaiting_approval), kept by command.updated frames. */
+  awaitingCommands: ['commands', 'awaiting'] as const,
+  /** Every interlock (GET /interlocks), kept by interlock.updated / interlock.removed frames (lib/interlock-cache.ts). */
+  interlocks: ['interlocks'] as const,
+  /** The interlocks bypassed now: the live socket's hello, then the interlock frames (the bypass banner). */
+  bypasses: ['bypasses'] as const,
+  /** The permissive check of one device's command (GET /devices/{id}/permissives), refreshed by lib/permissive-refresh.ts. */
+  permissives: (deviceId: string, command: string) => ['permissives', deviceId, command] as const,
+  allPermissives: ['permissives'] as const,
   deviceReadings: (deviceId: string) => ['readings', deviceId] as const,
   users: ['users'] as const,
   audit: ['audit'] as const,

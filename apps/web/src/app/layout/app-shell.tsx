@@ -6,6 +6,7 @@ import { GlobalShortcuts } from '@/features/shortcuts/components/global-shortcut
 import { OfflineBanner } from '@/features/system/components/offline-banner';
 import { StorageBanner } from '@/features/system/components/storage-banner';
 import { AppHeader } from './app-header';
+import { ControlBanners } from './control-banners';
 import { Sidebar } from './sidebar';
 import { useSignedInLive } from './use-signed-in-live';
 
@@ -29,6 +30,7 @@ export function AppShell() {
         <main id="main" className="@container mx-auto w-full max-w-[1600px] px-4 py-6 sm:px-6 lg:py-8">
           <OfflineBanner />
           <StorageBanner enabled={watchesStorage} />
+          <ControlBanners enabled={liveEnabled} />
           <Outlet />
         </main>
       </DeviceProvider>

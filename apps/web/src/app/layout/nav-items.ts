@@ -1,4 +1,4 @@
-import { BellRing, BookOpen, Cpu, Droplets, FileSpreadsheet, LayoutDashboard, Megaphone, ScrollText, Users, type LucideIcon } from 'lucide-react';
+import { BellRing, BookOpen, Cpu, Droplets, FileSpreadsheet, LayoutDashboard, Megaphone, ScrollText, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import type { Permission } from '@agua/shared';
 
 export interface NavItem {
@@ -10,8 +10,9 @@ export interface NavItem {
 
 /**
  * Menu items, each shown only with its permission (seed); 'Desbordamientos' (every role: read)
- * after 'Alarmas', then 'Informes' (every role: read); 'Auditoría' sits after 'Usuarios', and
- * 'Notificaciones' (webhooks, escalation, delivery log) after it.
+ * after 'Alarmas', then 'Informes' (every role: read); 'Enclavamientos' (administrators: the
+ * interlocks in front of device commands) before 'Usuarios'; 'Auditoría' sits after 'Usuarios',
+ * and 'Notificaciones' (webhooks, escalation, delivery log) after it.
  */
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'Dashboard', permission: 'read', icon: LayoutDashboard },
@@ -19,6 +20,7 @@ export const NAV_ITEMS: NavItem[] = [
   { to: '/alarms', label: 'Alarmas', permission: 'read', icon: BellRing },
   { to: '/overflows', label: 'Desbordamientos', permission: 'read', icon: Droplets },
   { to: '/reports', label: 'Informes', permission: 'read', icon: FileSpreadsheet },
+  { to: '/interlocks', label: 'Enclavamientos', permission: 'manage_devices', icon: ShieldCheck },
   { to: '/users', label: 'Usuarios', permission: 'manage_users', icon: Users },
   { to: '/audit', label: 'Auditoría', permission: 'manage_users', icon: ScrollText },
   { to: '/notifications', label: 'Notificaciones', permission: 'manage_users', icon: Megaphone },

@@ -15,7 +15,7 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** /users, /manual, /audit and /notifications: role admin exactly (seed); others get 'Acceso Denegado'. */
+/** /users, /manual, /audit, /notifications and /interlocks: role admin exactly (seed); others get 'Acceso Denegado'. */
 export function RequireAdmin() {
   const { user } = useAuth();
   return user?.role === 'admin' ? <Outlet /> : <AccessDenied />;

@@ -9,6 +9,7 @@ import { AlarmSoundToggle } from '@/features/alarms/components/alarm-sound-toggl
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { abnormalFirst } from '@/features/dashboard/utils/device-order';
 import { DeviceProvider } from '@/features/devices/components/device-provider';
+import { BypassBanner } from '@/features/interlocks/components/bypass-banner';
 import { useDevices } from '@/features/devices/hooks/use-devices';
 import { DataAgeNotice } from '@/features/live/components/data-age-notice';
 import { LiveStatusIndicator } from '@/features/live/components/live-status-indicator';
@@ -17,6 +18,7 @@ import { WallAlarmList } from '@/features/wall/components/wall-alarm-list';
 import { WallDeviceTile } from '@/features/wall/components/wall-device-tile';
 import { useNow } from '@/hooks/use-now';
 import { formatTime } from '@/lib/format';
+import { useDeviceNames } from '../layout/control-banners';
 import { useSignedInLive } from '../layout/use-signed-in-live';
 
 function WallScreen() {
@@ -25,7 +27,7 @@ function WallScreen() {
   const { data: openAlarms } = useOpenAlarms();
   const now = useNow();
   const ordered = useMemo(() => abnormalFirst(devices, openAlarms ?? []), [devices, openAlarms]);
-  const names = useMemo(() => new Map(devices.map((d) => [d.id, d.name])), [devices]);
+  const deviceName = useDeviceNames();
   return (
     <div className="flex min-h-dvh flex-col gap-4 p-4 sm:p-6">
       <title>Sala de control · Panel de Control de Agua</title>
@@ -48,13 +50,14 @@ function WallScreen() {
         </div>
       </header>
       <DataAgeNotice fetchedAt={fetchedAt} />
+      <BypassBanner deviceName={deviceName} enabled className="mb-0 text-base" />
       <main className="grid flex-1 gap-4 xl:grid-cols-[minmax(0,1fr)_26rem]">
         <section aria-label="Dispositivos, lo anormal primero" className="grid content-start gap-4 md:grid-cols-2 2xl:grid-cols-3">
           {ordered.map((d) => (
             <WallDeviceTile key={d.id} device={d} />
           ))}
         </section>
-        <WallAlarmList alarms={openAlarms ?? []} deviceName={(id) => names.get(id) ?? id} canWrite={can(user, 'write')} />
+        <WallAlarmList alarms={openAlarms ?? []} deviceName={deviceName} canWrite={can(user, 'write')} />
       </main>
     </div>
   );

@@ -1,4 +1,4 @@
-import { CircleCheck, CircleX, Clock, Replace } from 'lucide-react';
+import { CircleCheck, CircleSlash, CircleX, Clock, Hourglass, Replace } from 'lucide-react';
 import type { Command } from '@agua/shared';
 
 import { Spinner } from '@/components/ui/spinner';
@@ -19,6 +19,12 @@ export function commandProgressText(command: Command): string {
       return 'Sin respuesta';
     case 'superseded':
       return 'Reemplazado por otro comando';
+    case 'awaiting_approval':
+      return 'En espera de aprobación';
+    case 'rejected':
+      return command.message ? `Rechazado: ${command.message}` : 'Rechazado';
+    case 'expired':
+      return 'Caducado: nadie lo aprobó a tiempo';
     default:
       return command.status;
   }
@@ -38,6 +44,11 @@ export function CommandProgress({ command, className }: { command: Command; clas
         return <Clock aria-hidden="true" className="size-3.5 text-warn-fg" />;
       case 'superseded':
         return <Replace aria-hidden="true" className="size-3.5 text-muted-foreground" />;
+      case 'awaiting_approval':
+        return <Hourglass aria-hidden="true" className="size-3.5 text-warn-fg" />;
+      case 'rejected':
+      case 'expired':
+        return <CircleSlash aria-hidden="true" className="size-3.5 text-muted-foreground" />;
       default:
         return null;
     }

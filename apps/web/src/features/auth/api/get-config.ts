@@ -8,6 +8,8 @@ export interface AppConfig {
   version: string;
   /** Who may shelve a Crítica alarm (ALARM_SHELVE_CRITICAL on the server). */
   alarmShelveCritical: ShelveCriticalAccess;
+  /** The installation's IANA time zone: local times on screen (a bypass's end) are its. Absent from an older server. */
+  timezone?: string;
 }
 
 export function getConfig(): Promise<AppConfig> {
@@ -24,4 +26,9 @@ export const configQueryOptions = queryOptions({
 /** Public configuration: whether the login page lists the demo accounts, who may shelve a Crítica alarm. */
 export function useAppConfig() {
   return useQuery(configQueryOptions);
+}
+
+/** The installation's time zone; the browser's until the configuration came (or from a server that does not say). */
+export function useInstallationTimeZone(): string | undefined {
+  return useAppConfig().data?.timezone;
 }

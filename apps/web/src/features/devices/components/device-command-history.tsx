@@ -47,6 +47,9 @@ export function DeviceCommandHistory({ deviceId }: { deviceId: string }) {
             {command.issuedBy?.name ?? 'Sistema'} · <RelativeTime value={command.issuedAt} />
           </span>
           {command.status === 'failed' && command.message ? <p className="w-full text-xs text-crit-fg">{command.message}</p> : null}
+          {command.comment ? <p className="w-full text-xs break-words text-muted-foreground">Comentario: {command.comment}</p> : null}
+          {command.approvedBy ? <p className="w-full text-xs text-muted-foreground">Aprobado por {command.approvedBy.name}</p> : null}
+          {command.status === 'rejected' && command.message ? <p className="w-full text-xs break-words text-muted-foreground">Motivo del rechazo: {command.message}</p> : null}
         </li>
       ))}
     </ol>

@@ -1,15 +1,16 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { Plus, Save } from 'lucide-react';
 import { DEVICE_TYPE_LABELS, REPORT_FORMATS, REPORT_KIND_LABELS, REPORT_KINDS, REPORT_LIMITS, WEEKDAY_LABELS, type Device, type Report, type ReportKind, type User } from '@agua/shared';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FormDialogFooter } from '@/components/ui/form-dialog-footer';
-import { FieldMessages, fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { Check, Choice, Fieldset } from '@/components/ui/choice';
+import { fieldAria, focusFirstError, FormField } from '@/components/ui/form-field';
+import { Switch } from '@/components/ui/switch';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { LoadError } from '@/components/load-error';
-import { cn } from '@/lib/utils';
 import { useCreateReport, useUpdateReport } from '../api/reports';
 import { FORMAT_LABELS, scheduleText, usesDayOfMonth } from '../utils/report-texts';
 import { NEW_REPORT_VALUES, REPORT_FIELD_ORDER, toReportForm, validateReport, type ReportFieldErrors, type ReportFormValues } from '../utils/validate-report';
@@ -48,35 +49,6 @@ export function ReportFormDialog({ report, devices, users, onClose }: ReportForm
         <ReportForm report={report} devices={devices} users={users} onClose={onClose} />
       </DialogContent>
     </Dialog>
-  );
-}
-
-function Fieldset({ id, legend, error, hint, children, className }: { id: string; legend: string; error?: string; hint?: ReactNode; children: ReactNode; className?: string }) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <fieldset id={id} tabIndex={-1} aria-describedby={describedBy} className={cn('grid min-w-0 content-start gap-2 outline-none', className)}>
-      <legend className="mb-2 text-sm font-medium">{legend}</legend>
-      {children}
-      <FieldMessages id={id} hint={hint} error={error} />
-    </fieldset>
-  );
-}
-
-function Choice({ name, checked, onChange, children }: { name: string; checked: boolean; onChange: () => void; children: ReactNode }) {
-  return (
-    <label className="flex min-h-11 cursor-pointer items-center gap-2 rounded-md border px-3 text-sm has-checked:border-primary/50 has-checked:bg-primary/8">
-      <input type="radio" name={name} className="size-4 shrink-0 accent-primary" checked={checked} onChange={onChange} />
-      {children}
-    </label>
-  );
-}
-
-function Check({ checked, onChange, children }: { checked: boolean; onChange: (on: boolean) => void; children: ReactNode }) {
-  return (
-    <label className="flex min-h-11 cursor-pointer items-center gap-2 rounded-md border px-3 text-sm has-checked:border-primary/50 has-checked:bg-primary/8">
-      <input type="checkbox" className="size-4 shrink-0 accent-primary" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      {children}
-    </label>
   );
 }
 
@@ -296,20 +268,5 @@ function ReportForm({ report, devices, users, onClose }: ReportFormDialogProps) 
         pendingLabel="Guardando..."
       />
     </form>
-  );
-}
-
-/** A checkbox that looks and is announced as a switch ('Activo'); its label is the one around it. */
-function Switch({ checked, onChange }: { checked: boolean; onChange: (on: boolean) => void }) {
-  return (
-    <span className="relative inline-flex shrink-0">
-      <input type="checkbox" role="switch" className="peer absolute inset-0 z-10 cursor-pointer opacity-0" checked={checked} onChange={(e) => onChange(e.target.checked)} />
-      <span
-        aria-hidden="true"
-        className="inline-flex h-6 w-11 items-center rounded-full border-2 border-transparent bg-input transition-colors peer-checked:bg-primary peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-ring"
-      >
-        <span className={cn('size-5 rounded-full bg-background shadow-sm transition-transform', checked ? 'translate-x-5' : 'translate-x-0')} />
-      </span>
-    </span>
   );
 }
