@@ -1,4 +1,4 @@
-import type { Page, Schedule, ScheduleRun } from '@agua/shared';
+import type { Schedule, ScheduleRun } from '@agua/shared';
 import { queryClient } from './query-client';
 import { queryKeys } from './query-keys';
 
@@ -7,7 +7,11 @@ import { queryKeys } from './query-keys';
  * preview of a schedule's next runs, and the pages of its runs.
  */
 
-export type ScheduleRunPage = Page<ScheduleRun>;
+/** One page of GET /schedules/{id}/runs. */
+export interface ScheduleRunPage {
+  items: ScheduleRun[];
+  nextCursor: string | null;
+}
 
 /** What an infinite query of GET /schedules/{id}/runs keeps. */
 export interface ScheduleRunPages {
