@@ -28,6 +28,13 @@ export const queryKeys = {
   reports: ['reports'] as const,
   /** The report run lists, `[...reportRuns, filters]` (lib/report-run-cache.ts). */
   reportRuns: ['report-runs'] as const,
+  /** Gate schedules (lib/schedule-cache.ts): a gate's list, a schedule's preview and its run pages. */
+  schedules: ['schedules'] as const,
+  allDeviceSchedules: ['schedules', 'device'] as const,
+  deviceSchedules: (deviceId: string) => ['schedules', 'device', deviceId] as const,
+  schedulePreviews: ['schedules', 'preview'] as const,
+  schedulePreview: (id: string) => ['schedules', 'preview', id] as const,
+  scheduleRuns: (id: string) => ['schedules', 'runs', id] as const,
   config: ['config'] as const,
   storage: ['system', 'storage'] as const,
   myNotifications: ['notifications', 'me'] as const,
