@@ -526,7 +526,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
           deviceId: c.deviceId,
           command: c.command,
           status: c.status,
-          issuedBy: c.issuedBy?.name ?? null,
+          issuedBy: c.scheduleId !== null ? 'Programación' : (c.issuedBy?.name ?? null),
           issuedAtMs: c.issuedAtMs,
         })),
       overflowEvents: (deviceIds, fromMs, toMs) => overflows.service.list({ deviceIds, fromMs, toMs }),

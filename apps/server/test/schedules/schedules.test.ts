@@ -121,10 +121,10 @@ describe('gate schedules', () => {
     const due = dueMinute(20_000);
     const made = await createSchedule(s, admin, { deviceId: GATE_1, action: 'abrir', time: due.time, days: EVERY_DAY });
     await makeDue(made.id, due.atMs - 60_000);
-    const [run] = await waitFor(async () => {
+    const [run] = (await waitFor(async () => {
       const runs = await runsOf(s, viewer, made.id);
       return runs.length > 0 ? runs : null;
-    }, 5_000);
+    }, 5_000))!;
     expect(run).toMatchObject({ status: 'issued', trigger: 'time', plannedAt: new Date(due.atMs).toISOString(), reason: null });
     const command = await getCommand(s, viewer, run!.commandId!);
     expect(command).toMatchObject({ command: 'abrir', issuedBy: { kind: 'schedule', scheduleId: made.id, name: 'Programación' } });
@@ -150,10 +150,10 @@ describe('gate schedules', () => {
     const { body: preview } = await jsonOf<{ items: Array<{ permissive: { allowed: boolean; mode: string } }> }>(await s.fetch(`/api/v1/schedules/${made.id}/preview`, { cookie: viewer }));
     expect(preview.items[0]!.permissive).toMatchObject({ allowed: false, mode: 'confirm' });
     await makeDue(made.id, due.atMs - 60_000);
-    const [run] = await waitFor(async () => {
+    const [run] = (await waitFor(async () => {
       const runs = await runsOf(s, viewer, made.id);
       return runs.length > 0 ? runs : null;
-    }, 5_000);
+    }, 5_000))!;
     const { body: gate } = await jsonOf<{ name: string }>(await s.fetch(`/api/v1/devices/${LEVEL_2}`, { cookie: viewer }));
     const reason = `Requiere comentario: ${gate.name} en nivel alto (4,62 m ≥ 4,25 m)`;
     expect(run).toMatchObject({ status: 'skipped', commandId: null, reason: { code: 'INTERLOCKED', message: reason } });
@@ -170,10 +170,10 @@ describe('gate schedules', () => {
     const old = dueMinute(20 * 60_000);
     const late = await createSchedule(s, admin, { deviceId: GATE_1, action: 'cerrar', time: old.time, days: EVERY_DAY });
     await makeDue(late.id, old.atMs - 60_000);
-    const [missed] = await waitFor(async () => {
+    const [missed] = (await waitFor(async () => {
       const runs = await runsOf(s, viewer, late.id);
       return runs.length > 0 ? runs : null;
-    }, 5_000);
+    }, 5_000))!;
     expect(missed).toMatchObject({ status: 'missed', commandId: null, reason: { code: 'MISSED' } });
   });
 
@@ -182,10 +182,10 @@ describe('gate schedules', () => {
     const due = dueMinute(20_000);
     const made = await createSchedule(s, admin, { deviceId: GATE_1, action: 'abrir', time: due.time, days: EVERY_DAY, durationMin: 30 });
     await makeDue(made.id, due.atMs - 60_000);
-    const runs = await waitFor(async () => {
+    const runs = (await waitFor(async () => {
       const r = await runsOf(s, viewer, made.id);
       return r.length === 2 ? r : null;
-    }, 5_000);
+    }, 5_000))!;
     const close = runs.find((r) => r.trigger === 'duration')!;
     expect(close).toMatchObject({ status: 'pending', plannedAt: new Date(due.atMs + 30 * 60_000).toISOString() });
     // Let the gate take its abrir.
@@ -206,11 +206,11 @@ describe('gate schedules', () => {
     const due = dueMinute(20_000);
     const made = await createSchedule(s, admin, { deviceId: GATE_1, action: 'abrir', time: due.time, days: EVERY_DAY, durationMin: 30 });
     await makeDue(made.id, due.atMs - 60_000);
-    const open = await waitFor(async () => (await runsOf(s, viewer, made.id)).find((r) => r.trigger === 'time') ?? null, 5_000);
+    const open = (await waitFor(async () => (await runsOf(s, viewer, made.id)).find((r) => r.trigger === 'time') ?? null, 5_000))!;
     await s.fetch(`/api/v1/devices/${GATE_1}/commands/${open.commandId}/ack`, { method: 'POST', headers: { 'x-api-key': `demo-key-${GATE_1}` }, json: { success: true, state: 'abierta' } });
     // As if the server had been off past the close time, hours ago.
     await s.modules.storage.db.updateTable('schedule_runs').set({ planned_at_ms: Date.now() - 3 * 3_600_000 }).where('schedule_id', '=', made.id).where('trigger', '=', 'duration').execute();
-    const closed = await waitFor(async () => (await runsOf(s, viewer, made.id)).find((r) => r.trigger === 'duration' && r.status === 'issued') ?? null, 5_000);
+    const closed = (await waitFor(async () => (await runsOf(s, viewer, made.id)).find((r) => r.trigger === 'duration' && r.status === 'issued') ?? null, 5_000))!;
     expect((await getCommand(s, viewer, closed.commandId!)).command).toBe('cerrar');
   });
 });

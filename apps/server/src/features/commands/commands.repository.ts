@@ -81,6 +81,9 @@ export interface CommandPageQuery {
   after?: { issuedAtMs: number; id: string };
 }
 
+/** A transaction a command's insert shares with another write (a schedule's run claimed with it). */
+export type CommandsTransaction = Kysely<Database>;
+
 /** Commands, stored with their lifecycle. */
 export class CommandsRepository {
   constructor(private readonly db: Kysely<Database>) {}

@@ -23,7 +23,7 @@ import { SOLO, type Placement } from '../../lib/placement';
 import { offlineAfterS } from '../devices/device.mapper';
 import type { DevicesService } from '../devices/devices.service';
 import type { UserRecord } from '../users/users.repository';
-import { toCommand, type CommandPageQuery, type CommandRecord, type CommandsRepository } from './commands.repository';
+import { toCommand, type CommandPageQuery, type CommandRecord, type CommandsRepository, type CommandsTransaction } from './commands.repository';
 import type { GateTravelWatch } from './travel-watch';
 
 /** An unacknowledged command is handed out again after this long (docs/protocol.md). */
@@ -344,7 +344,7 @@ export class CommandsService {
    * busy gate makes its run skipped, the refusal its reason. `claim` stores the run in the
    * transaction that stores the command: false when it was claimed already (then nothing is sent).
    */
-  async issueForSchedule(deviceId: string, command: string, scheduleId: string, claim: (db: Parameters<Parameters<CommandsRepository['transaction']>[0]>[0], commandId: string) => Promise<boolean>): Promise<ScheduledIssue> {
+  async issueForSchedule(deviceId: string, command: string, scheduleId: string, claim: (tx: CommandsTransaction, commandId: string) => Promise<boolean>): Promise<ScheduledIssue> {
     const device = this.devices.get(deviceId);
     const refused = (code: ErrorCode, message: string = errorMessage(code)): ScheduledIssue => ({ sent: false, reason: { code, message } });
     if (!device || device.retiredAtMs !== null) return refused('DEVICE_NOT_FOUND');
