@@ -28,6 +28,7 @@ import { storeAwaitingCommands, storeInterlockFrames, type InterlockFrame } from
 import { storeOverflowEvents } from './overflow-cache';
 import { cancelPermissiveRefreshes, refreshPermissives } from './permissive-refresh';
 import { storeReportRuns } from './report-run-cache';
+import { storeScheduleFrames, type ScheduleFrame } from './schedule-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -61,6 +62,9 @@ const KNOWN_TYPES = new Set<LiveEvent['type']>([
   'report_run.updated',
   'interlock.updated',
   'interlock.removed',
+  'schedule.updated',
+  'schedule.removed',
+  'schedule.run',
 ]);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
@@ -227,6 +231,7 @@ function flush(): void {
   // Devices the frames were about: the permissive checks that depend on them are asked again.
   const touchedDevices = new Set<string>();
   const interlockFrames: InterlockFrame[] = [];
+  const scheduleFrames: ScheduleFrame[] = [];
   let bypasses: Interlock[] | null = null;
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
@@ -311,6 +316,12 @@ function flush(): void {
         interlockFrames.push(event);
         break;
       }
+      case 'schedule.updated':
+      case 'schedule.removed':
+      case 'schedule.run': {
+        scheduleFrames.push(event);
+        break;
+      }
     }
   }
 
@@ -321,6 +332,9 @@ function flush(): void {
   }
   if (bypasses) queryClient.setQueryData<Interlock[]>(queryKeys.bypasses, bypasses);
   if (interlockFrames.length) storeInterlockFrames(interlockFrames);
+  if (scheduleFrames.length) storeScheduleFrames(scheduleFrames);
+  // A schedule's preview judges its runs against the interlocks as they stand.
+  if (interlockFrames.length && !snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.schedulePreviews });
   if (alarmsChanged && openAlarms) {
     queryClient.setQueryData<Alarm[]>(queryKeys.openAlarms, openAlarms);
     // Pages of the alarm history (if one is open) may hold an alarm that just moved.
@@ -333,6 +347,7 @@ function flush(): void {
     void queryClient.invalidateQueries({ queryKey: queryKeys.allCommands });
     void queryClient.invalidateQueries({ queryKey: queryKeys.overflows });
     void queryClient.invalidateQueries({ queryKey: queryKeys.reportRuns });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.schedules });
     void queryClient.invalidateQueries({ queryKey: queryKeys.interlocks });
   }
   refreshPermissives(touchedDevices, snapshot || interlockFrames.length > 0);

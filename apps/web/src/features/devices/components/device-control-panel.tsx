@@ -8,6 +8,7 @@ import { RelativeTime } from '@/components/device/relative-time';
 import { WaterFigures } from '@/components/device/water-figures';
 
 import { formatDateTime } from '@/lib/format';
+import { GateSchedules } from '@/features/schedules/components/gate-schedules';
 import { DeviceCommandButtons } from './device-command-buttons';
 import { DeviceCommandHistory } from './device-command-history';
 import { DeviceReading } from './device-reading';
@@ -80,6 +81,8 @@ export function DeviceControlPanel({ device, canWrite, admin, alarms }: { device
           <p className="text-sm text-muted-foreground">El dispositivo está desconectado: los comandos no están disponibles.</p>
         )}
       </Section>
+
+      {device.type === 'motorized_gate' ? <Section title="Programación"><GateSchedules device={device} /></Section> : null}
 
       <Section title="Información">
         <dl className="divide-y">
