@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import websocket from '@fastify/websocket';
 import type { Config } from './config/env';
@@ -195,7 +195,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(jsonBodyPlugin);
   await app.register(openapiPlugin, { version: config.version });
   await app.register(csrfPlugin, { allowedOrigins: config.allowedOrigins });
-  await app.register(accessPlugin, { auth: auth.auth, cookie: { secure: config.cookieSecure, ttlH: config.sessionTtlH } });
+  // ALLOWED_NETWORKS (docs/security.md): sign-in, session routes and the live socket from elsewhere are refused, audited.
+  const allowedFrom = config.allowedNetworks ? (address: string) => config.allowedNetworks!.allows(address) : undefined;
+  const addressRefused = (req: FastifyRequest) =>
+    modules.audit.service.record({ action: 'auth.address_refused', userId: null, username: null, target: null, result: 'denied', ip: req.ip, details: { route: `${req.method} ${req.routeOptions.url}` } });
+  await app.register(accessPlugin, { auth: auth.auth, cookie: { secure: config.cookieSecure, ttlH: config.sessionTtlH }, ...(allowedFrom ? { allowedFrom, addressRefused } : {}) });
 
   await app.register(systemRoutes, {
     demo: config.demo,
@@ -213,7 +217,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     disk: storageServices.disk,
     mqtt: mqtt.transport,
   });
-  await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH });
+  await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH, ...(allowedFrom ? { allowedFrom, addressRefused } : {}) });
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });
   await app.register(commandsRoutes, { commands: commands.service });
   await app.register(usersRoutes, { users: auth.users, service: auth.usersService });

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { AddressAllowlist } from '../lib/address-allowlist';
 import { DEFAULT_OFFLINE_AFTER_S, INTERLOCK_LIMITS, SHELVE_CRITICAL_ACCESS, type ShelveCriticalAccess } from '@agua/shared';
 
 /**
@@ -42,6 +43,8 @@ export interface Config {
    * `loopback`/`linklocal`/`uniquelocal`); empty = none, the peer's address is the client's.
    */
   trustProxy: string[];
+  /** Where people may sign in and use their sessions from (ALLOWED_NETWORKS); null: anywhere. */
+  allowedNetworks: AddressAllowlist | null;
   /** Time a client has to send a whole request (headers and body); 0 = no limit. */
   requestTimeoutS: number;
   /** Open connections one address may hold, per listener (HTTP, MQTT); trusted proxies exempt; 0 = no cap. */
@@ -179,6 +182,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     retentionDays: int(env, 'RETENTION_DAYS', 365, 1, 365 * 100),
     cookieSecure: bool(env, 'COOKIE_SECURE', false),
     trustProxy: trustedProxies(env.TRUST_PROXY),
+    allowedNetworks: allowedNetworks(env.ALLOWED_NETWORKS),
     requestTimeoutS: int(env, 'REQUEST_TIMEOUT_S', 30, 0, 3600),
     maxConnectionsPerAddress: int(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128, 0, 1_000_000),
     diskMinFreeMb: int(env, 'DISK_MIN_FREE_MB', 500, 0, 1_000_000_000),
@@ -315,6 +319,15 @@ const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal']);
  * `true` or a hop count are refused on purpose: trusting any peer lets every client forge its
  * address, which is exactly what the sign-in lockout and the audit must not believe.
  */
+function allowedNetworks(raw: string | undefined): AddressAllowlist | null {
+  if (!raw?.trim()) return null;
+  try {
+    return AddressAllowlist.parse(raw);
+  } catch (err) {
+    throw new ConfigError(`ALLOWED_NETWORKS holds ${(err as Error).message}`);
+  }
+}
+
 function trustedProxies(raw: string | undefined): string[] {
   const entries = (raw ?? '')
     .split(',')

@@ -40,8 +40,17 @@ export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token
   });
 }
 
+export interface AccessOptions {
+  auth: AuthService;
+  cookie: SessionCookieOptions;
+  /** ALLOWED_NETWORKS: whether a person may use a session from this address; absent: from anywhere. */
+  allowedFrom?: (address: string) => boolean;
+  /** A request refused for its address (audited; the session lives on). */
+  addressRefused?: (req: FastifyRequest) => Promise<void>;
+}
+
 /** Resolves the session cookie and enforces the route's declared access before anything else runs. */
-async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService; cookie: SessionCookieOptions }) {
+async function accessPlugin(app: FastifyInstance, opts: AccessOptions) {
   app.decorateRequest('auth', null);
   app.decorateRequest('device', null);
 
@@ -55,6 +64,10 @@ async function accessPlugin(app: FastifyInstance, opts: { auth: AuthService; coo
   app.addHook('onRequest', async (req, reply) => {
     const access = req.routeOptions.config?.access ?? 'public';
     if (access === 'public' || access === 'device') return;
+    if (opts.allowedFrom && !opts.allowedFrom(req.ip)) {
+      await opts.addressRefused?.(req);
+      throw new AppError(403, 'ADDRESS_NOT_ALLOWED');
+    }
     const token = req.cookies[SESSION_COOKIE];
     req.auth = await opts.auth.authenticate(token);
     // The session slides with use; so does the cookie's Max-Age.

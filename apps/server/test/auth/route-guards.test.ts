@@ -25,6 +25,8 @@ const ROUTES: Record<string, Required> = {
   'POST /api/v1/auth/logout': 'session',
   'GET /api/v1/auth/me': 'session',
   'POST /api/v1/auth/password': 'session',
+  'GET /api/v1/auth/sessions': 'session',
+  'DELETE /api/v1/auth/sessions/{}': 'session',
   // read
   'GET /api/v1/devices': 'read',
   'GET /api/v1/devices/{}': 'read',

@@ -60,6 +60,8 @@ export const ERROR_MESSAGES = {
   COMMAND_IN_PROGRESS: 'Ya hay un comando en curso para este dispositivo.',
   COMMAND_NOT_FOUND: 'Comando no encontrado.',
   // Interlocks and two-person commands (docs/control.md)
+  ADDRESS_NOT_ALLOWED: 'Acceso no permitido desde esta dirección de red.',
+  SESSION_NOT_FOUND: 'Sesión no encontrada.',
   INTERLOCKED: 'Comando bloqueado por un enclavamiento.',
   COMMENT_REQUIRED: 'Este comando requiere un comentario.',
   REAUTH_REQUIRED: 'Este comando requiere su contraseña.',

@@ -5,6 +5,8 @@ export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
   'auth.logout',
+  'auth.address_refused',
+  'auth.session_revoked',
   'command.issued',
   'command.refused',
   'command.completed',

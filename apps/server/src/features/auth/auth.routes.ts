@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ChangePasswordBodySchema, LoginBodySchema, UserSchema } from '@agua/shared';
 import { SESSION_COOKIE, setSessionCookie } from '../../plugins/access';
 import { errors, PUBLIC_SECURITY, SESSION_SECURITY } from '../../lib/route-schemas';
+import { AppError } from '../../lib/errors';
 import { toUser } from '../users/user.mapper';
 import type { AuthService } from './auth.service';
 
@@ -11,7 +12,22 @@ export interface AuthRoutesOptions {
   auth: AuthService;
   cookieSecure: boolean;
   sessionTtlH: number;
+  /** ALLOWED_NETWORKS: whether one may sign in from this address; absent: from anywhere. */
+  allowedFrom?: (address: string) => boolean;
+  addressRefused?: (req: FastifyRequest) => Promise<void>;
 }
+
+const SessionSchema = Type.Object(
+  {
+    id: Type.String({ description: 'an id of its own, not the token' }),
+    createdAt: Type.String({ format: 'date-time' }),
+    lastSeenAt: Type.String({ format: 'date-time' }),
+    address: Type.Union([Type.String(), Type.Null()]),
+    userAgent: Type.Union([Type.String(), Type.Null()]),
+    current: Type.Boolean(),
+  },
+  { title: 'Session' },
+);
 
 /** Sign-in, sign-out, the current user and one's own password (docs/api.md "Sign-in"). */
 export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions) {
@@ -30,6 +46,11 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
       response: { 200: UserSchema, ...errors(400, 401, 403, 429) },
     },
     handler: async (req, reply) => {
+      // Step 0 (docs/security.md): from outside ALLOWED_NETWORKS, refused before anything is counted.
+      if (opts.allowedFrom && !opts.allowedFrom(req.ip)) {
+        await opts.addressRefused?.(req);
+        throw new AppError(403, 'ADDRESS_NOT_ALLOWED');
+      }
       const { user, token } = await opts.auth.login(req.body, { ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
       setSessionCookie(req, reply, token, cookie);
       return toUser(user);
@@ -67,6 +88,33 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
     handler: async (req) => {
       const user = await opts.auth.changeOwnPassword(req.auth!, req.body.currentPassword, req.body.newPassword, req.ip);
       return toUser(user);
+    },
+  });
+
+  r.get('/api/v1/auth/sessions', {
+    config: { access: 'session' },
+    schema: {
+      tags,
+      summary: "One's own sessions, newest first (`userId`: another user's, with manage_users)",
+      security: SESSION_SECURITY,
+      querystring: Type.Object({ userId: Type.Optional(Type.String({ maxLength: 64 })) }),
+      response: { 200: Type.Array(SessionSchema), ...errors(401, 403, 404) },
+    },
+    handler: async (req) => opts.auth.sessionsOf(req.auth!, req.query.userId),
+  });
+
+  r.delete('/api/v1/auth/sessions/:id', {
+    config: { access: 'session' },
+    schema: {
+      tags,
+      summary: 'Ends a session (its live sockets close with 4401); another user\'s with manage_users, else 404 SESSION_NOT_FOUND',
+      security: SESSION_SECURITY,
+      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+      response: { 204: Type.Null(), ...errors(401, 403, 404) },
+    },
+    handler: async (req, reply) => {
+      await opts.auth.revokeSession(req.auth!, req.params.id, req.ip);
+      return reply.status(204).send(null);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { passwordPolicyError } from '@agua/shared';
-import { AppError, unprocessable } from '../../lib/errors';
+import { can, passwordPolicyError } from '@agua/shared';
+import { AppError, forbidden, unprocessable } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import { newSecret } from '../../lib/ids';
 import type { AuditService } from '../audit/audit.service';
@@ -38,6 +38,11 @@ export interface Authenticated {
 }
 
 /** The cookie holds a random token; the database only its hash. */
+/** The id a session shows in the API: derived from the stored key, never usable as one. */
+export function publicSessionId(sessionId: string): string {
+  return createHash('sha256').update(`public:${sessionId}`).digest('base64url').slice(0, 22);
+}
+
 export function sessionIdOf(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
@@ -229,6 +234,36 @@ export class AuthService {
     await this.endSessionsOf(user.id, auth.session.id);
     await this.audit.record({ action: 'user.password_changed', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip });
     return { ...user, mustChangePassword: false };
+  }
+
+  /**
+   * A user's sessions as the API shows them (docs/security.md): one's own, or another user's with
+   * manage_users. Their ids are derived from the stored key, so that neither is a token.
+   */
+  async sessionsOf(auth: Authenticated, userId?: string): Promise<Array<{ id: string; createdAt: string; lastSeenAt: string; address: string | null; userAgent: string | null; current: boolean }>> {
+    const of = userId ?? auth.user.id;
+    if (of !== auth.user.id) {
+      if (!can(auth.user, 'manage_users')) throw forbidden();
+      if (!(await this.users.findById(of))) throw new AppError(404, 'USER_NOT_FOUND');
+    }
+    return (await this.sessions.listByUser(of)).map((s) => ({
+      id: publicSessionId(s.id),
+      createdAt: new Date(s.createdAtMs).toISOString(),
+      lastSeenAt: new Date(s.lastUsedMs).toISOString(),
+      address: s.ip,
+      userAgent: s.userAgent,
+      current: s.id === auth.session.id,
+    }));
+  }
+
+  /** Ends one session by its public id: one's own, or any with manage_users (404 otherwise); audited. */
+  async revokeSession(auth: Authenticated, publicId: string, ip: string): Promise<void> {
+    const mayAny = can(auth.user, 'manage_users');
+    const found = await this.sessions.findByPublicId(publicId, publicSessionId, mayAny ? undefined : auth.user.id);
+    if (!found) throw new AppError(404, 'SESSION_NOT_FOUND');
+    await this.sessions.delete(found.id);
+    this.bus.emit('sessions.ended', { sessionId: found.id });
+    await this.audit.record({ action: 'auth.session_revoked', userId: auth.user.id, username: auth.user.username, target: `user:${found.userId}`, result: 'ok', ip, details: { session: publicId } });
   }
 
   /** Ends a user's sessions (all, or all but one) and tells the live sockets at once. */

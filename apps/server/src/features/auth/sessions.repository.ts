@@ -32,6 +32,22 @@ export class SessionsRepository {
     return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms) };
   }
 
+  /** A user's sessions, newest first. */
+  async listByUser(userId: string): Promise<Array<SessionRecord & { ip: string | null; userAgent: string | null }>> {
+    const rows = await this.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at_ms', 'desc').orderBy('id').execute();
+    return rows.map((row) => ({ id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms), ip: row.ip, userAgent: row.user_agent }));
+  }
+
+  /** The session whose public id is this (among one user's, or everyone's). */
+  async findByPublicId(publicId: string, publicOf: (id: string) => string, userId?: string): Promise<SessionRecord | null> {
+    let q = this.db.selectFrom('sessions').selectAll();
+    if (userId !== undefined) q = q.where('user_id', '=', userId);
+    for (const row of await q.execute()) {
+      if (publicOf(row.id) === publicId) return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms) };
+    }
+    return null;
+  }
+
   async touch(id: string, atMs: number): Promise<void> {
     await this.db.updateTable('sessions').set({ last_used_ms: atMs }).where('id', '=', id).execute();
   }
