@@ -3,7 +3,7 @@ import { expect, test } from './support/test';
 import { ACCOUNTS, menuLinks, sidebar, signIn, type Role } from './support/auth';
 
 const MENU: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes', 'Usuarios', 'Auditoría', 'Notificaciones', 'Manual Admin'],
+  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes', 'Enclavamientos', 'Usuarios', 'Auditoría', 'Notificaciones', 'Manual Admin'],
   operator: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes'],
   viewer: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes'],
 };
@@ -33,7 +33,7 @@ test.describe('Roles y permisos', () => {
     });
   }
 
-  test('operador en /users y /manual ve Acceso Denegado', async ({ page }) => {
+  test('operador en /users, /manual y /interlocks ve Acceso Denegado', async ({ page }) => {
     await signIn(page, 'operator');
     await page.goto('/users');
     await expectAccessDenied(page);
@@ -41,6 +41,10 @@ test.describe('Roles y permisos', () => {
 
     await page.goto('/manual');
     await expectAccessDenied(page);
+
+    await page.goto('/interlocks');
+    await expectAccessDenied(page);
+    await expect(page.getByRole('heading', { name: 'Enclavamientos' })).toHaveCount(0);
   });
 
   test('observador en /users ve Acceso Denegado', async ({ page }) => {

@@ -15,6 +15,15 @@ export async function adminApi(): Promise<APIRequestContext> {
   return api;
 }
 
+/** An API client signed in as one of the demo accounts (the master password only for the admin). */
+export async function apiAs(role: keyof typeof ACCOUNTS): Promise<APIRequestContext> {
+  const api = await request.newContext({ baseURL });
+  const { username, password, masterPassword } = ACCOUNTS[role];
+  const res = await api.post('/api/v1/auth/login', { data: { username, password, ...(masterPassword ? { masterPassword } : {}) } });
+  expect(res.status(), await res.text()).toBe(200);
+  return api;
+}
+
 export interface DeviceSummary {
   id: string;
   status: 'online' | 'offline';

@@ -85,7 +85,7 @@ export function DecisionDialog({ command, decision, deviceName, onClose }: Decis
               <AlertDialog.Cancel className={buttonVariants({ variant: 'outline' })}>Cancelar</AlertDialog.Cancel>
               <Button type="submit" variant={decision === 'approve' ? 'default' : 'destructive'} disabled={mutation.isPending}>
                 {mutation.isPending ? <Spinner /> : null}
-                {decision === 'approve' ? `Aprobar y ${verb.toLowerCase()}` : 'Rechazar comando'}
+                {decision === 'approve' ? `Aprobar «${verb}»` : `Rechazar «${verb}»`}
               </Button>
             </div>
           </form>

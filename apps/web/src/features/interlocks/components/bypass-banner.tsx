@@ -41,12 +41,12 @@ export function BypassBanner({ deviceName, enabled, className }: { deviceName: (
           ))}
         </ul>
         <p className="text-xs text-foreground">Mientras dure, el comando se envía aunque sus condiciones no se cumplan: vigílelo usted.</p>
+        {can(user, 'manage_devices') ? (
+          <Link to="/interlocks" className="inline-flex min-h-11 items-center justify-self-start text-sm font-medium text-foreground underline underline-offset-4 hover:text-primary sm:min-h-0">
+            Ver enclavamientos
+          </Link>
+        ) : null}
       </div>
-      {can(user, 'manage_devices') ? (
-        <Link to="/interlocks" className="shrink-0 self-center text-sm font-medium text-foreground underline underline-offset-4 hover:text-primary">
-          Ver enclavamientos
-        </Link>
-      ) : null}
     </div>
   );
 }
