@@ -89,7 +89,7 @@ test.describe('Enclavamientos (administración)', () => {
     await expect(group.getByRole('heading', { name: 'Cerrar' })).toBeVisible();
     await expect(item).toContainText('Pedir comentario');
     await expect(item).toContainText('Activo');
-    await expect(item.getByRole('listitem')).toHaveText([`${TANK.name}: nivel < 4,50 m`, `${GATE.name}: Cerrada o Abierta`]);
+    await expect(item.getByRole('listitem')).toHaveText([`${TANK.name}: nivel < 4,50 m`, `${GATE.name}: Abierta o Cerrada`]);
 
     // 'Probar con los valores actuales': the server's check of the command now.
     await group.getByRole('button', { name: 'Probar con los valores actuales' }).click();

@@ -1,7 +1,23 @@
 import type { ReactNode } from 'react';
-import { BellRing, Cpu, Cylinder, Droplets, FileSpreadsheet, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
-import { ALARM_KIND_LABELS, ALARM_PRIORITY_LABELS, ALARM_STATE_LABELS, GATE_STATES, REPORT_KIND_LABELS, REPORT_LIMITS, REPORT_RUN_STATUS_LABELS, ROLE_DISPLAY_NAMES, SHELVE_MINUTES, topics } from '@agua/shared';
+import { ArrowDownToLine, ArrowUpFromLine, BellRing, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import {
+  ALARM_KIND_LABELS,
+  ALARM_PRIORITY_LABELS,
+  ALARM_STATE_LABELS,
+  COMMAND_STATUS_LABELS,
+  GATE_STATES,
+  INTERLOCK_LIMITS,
+  INTERLOCK_MODE_LABELS,
+  REPORT_KIND_LABELS,
+  REPORT_LIMITS,
+  REPORT_RUN_STATUS_LABELS,
+  ROLE_DISPLAY_NAMES,
+  SHELVE_MINUTES,
+  topics,
+} from '@agua/shared';
+import { buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { PermitNotes } from '@/features/interlocks/components/permit-notes';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
 
@@ -54,6 +70,41 @@ function Section({ id, icon: Icon, title, children }: { id: string; icon: typeof
         </div>
       </section>
     </Card>
+  );
+}
+
+const APPROVAL_MINUTES = INTERLOCK_LIMITS.approvalTimeoutS / 60;
+
+/** What a blocked 'Abrir' looks like on a gate's card: the buttons as pictures (nothing to click) and the real notes under them. */
+function BlockedCommandExample() {
+  const reason = 'Bloqueado: Sensor Nivel Agua Limpia en nivel alto (4,62 m ≥ 4,25 m)';
+  return (
+    <figure className="grid max-w-sm gap-2 rounded-lg border bg-background p-3">
+      <div className="grid grid-cols-2 gap-2" aria-hidden="true">
+        <span className={buttonVariants({ variant: 'outline', className: 'pointer-events-none opacity-50' })}>
+          <ArrowUpFromLine />
+          Abrir
+        </span>
+        <span className={buttonVariants({ variant: 'outline', className: 'pointer-events-none' })}>
+          <ArrowDownToLine />
+          Cerrar
+        </span>
+      </div>
+      <PermitNotes
+        deviceId="ejemplo"
+        permits={[
+          {
+            command: 'abrir',
+            check: undefined,
+            blocked: true,
+            requires: { comment: false, password: false, approval: false },
+            reasons: [{ interlockId: 'ejemplo', name: 'Tanque de agua limpia con sitio', mode: 'block', deviceId: 'esp32_nivel_02', kind: 'level', message: reason }],
+            bypassed: [],
+          },
+        ]}
+      />
+      <figcaption className="text-xs text-muted-foreground">Ejemplo: «Abrir» bloqueado en la tarjeta de una compuerta; «Cerrar» sigue disponible.</figcaption>
+    </figure>
   );
 }
 
@@ -181,6 +232,75 @@ export function ManualContent() {
           <strong>Sonido de alarmas</strong> de la cabecera (el altavoz, en todas las pantallas) lo activa o silencia; está apagado
           hasta que se activa y se recuerda en cada navegador. Con el sonido activado, una alarma nueva {ALARM_PRIORITY_LABELS[1]} o{' '}
           {ALARM_PRIORITY_LABELS[2]} sin reconocer suena con un pitido breve, repetido cada 15 s hasta que alguien la reconoce.
+        </p>
+      </Section>
+
+      <Section id="manual-enclavamientos" icon={Lock} title="Comandos protegidos por enclavamientos">
+        <p>
+          Un <strong>enclavamiento</strong> es una condición que el servidor comprueba antes de enviar un comando a un dispositivo: por
+          ejemplo, no abrir la compuerta de entrada mientras el tanque de agua limpia esté lleno. Si todas sus condiciones se cumplen, el
+          comando sale como siempre. Si alguna no se cumple, pasa lo que diga su modo. Los botones de la compuerta (en el Dashboard y en el
+          Panel de Control de <strong>Dispositivos</strong>) lo dicen antes de pulsar, con el motivo escrito debajo, y el servidor lo
+          vuelve a comprobar al enviar: si algo cambió entre tanto, la confirmación muestra su respuesta sin perder lo escrito.
+        </p>
+        <h3>Comando bloqueado ({INTERLOCK_MODE_LABELS.block})</h3>
+        <p>El botón aparece desactivado y debajo se lee por qué, por ejemplo:</p>
+        <BlockedCommandExample />
+        <p>Qué hacer:</p>
+        <ul>
+          <li>
+            <strong>Corregir la condición</strong>: esperar a que el nivel baje, volver a conectar el equipo, cerrar la otra compuerta…
+            El botón se activa solo en cuanto la condición se cumple, sin recargar la página.
+          </li>
+          <li>
+            Si hay que maniobrar igualmente, <strong>pedir a un supervisor</strong> (un administrador) que anule el enclavamiento durante
+            un tiempo limitado y con un motivo (ver más abajo).
+          </li>
+          <li>
+            <strong>Detener</strong> nunca se bloquea: detener una compuerta es siempre el acto seguro.
+          </li>
+        </ul>
+        <h3>Comando con condiciones</h3>
+        <p>Los otros modos no impiden el comando: piden algo más en su confirmación, que lista los motivos.</p>
+        <ul>
+          <li>
+            <strong>{INTERLOCK_MODE_LABELS.confirm}</strong>: escriba un <strong>Comentario</strong> con el porqué de la maniobra. Es
+            obligatorio y queda con el comando en la Auditoría y en los últimos comandos del dispositivo.
+          </li>
+          <li>
+            <strong>{INTERLOCK_MODE_LABELS.reauth}</strong>: escriba su propia <strong>Contraseña</strong> de acceso para confirmar que es
+            usted. Si se equivoca, la confirmación dice <em>Contraseña incorrecta.</em> y conserva el comentario; cada error cuenta como un
+            intento fallido de acceso, y tras varios hay que esperar.
+          </li>
+          <li>
+            <strong>{INTERLOCK_MODE_LABELS.two_person}</strong>: el comando no se envía todavía. Queda{' '}
+            <strong>{COMMAND_STATUS_LABELS.awaiting_approval}</strong> hasta {APPROVAL_MINUTES} minutos en el recuadro{' '}
+            <strong>Aprobación pendiente</strong>, arriba de todas las pantallas de quienes pueden enviar comandos, con el dispositivo, el
+            comando, quién lo pidió, su comentario y el tiempo que queda. Otra persona pulsa <strong>Aprobar</strong> (entonces se envía) o{' '}
+            <strong>Rechazar</strong>; quien lo pidió solo puede rechazarlo. Al aprobar, el servidor vuelve a comprobar el dispositivo: si
+            ahora está bloqueado o desconectado, la aprobación se rechaza con sus motivos y el comando sigue esperando. Pasado el tiempo
+            queda <strong>{COMMAND_STATUS_LABELS.expired}</strong>; un comando posterior al mismo dispositivo lo reemplaza.
+          </li>
+        </ul>
+        <h3>Enclavamiento anulado</h3>
+        <p>
+          Mientras un enclavamiento está anulado, todas las pantallas muestran arriba el aviso{' '}
+          <strong>Enclavamiento anulado hasta HH:MM</strong> (hora de la instalación), con su nombre, el dispositivo y el comando, quién
+          lo anuló y por qué. Durante ese tiempo el comando se envía aunque sus condiciones no se cumplan: la protección la pone usted.
+          La anulación termina sola a esa hora (el aviso desaparece) o antes, si un administrador pulsa{' '}
+          <strong>Terminar anulación</strong>.
+        </p>
+        <h3>Definir enclavamientos (administradores)</h3>
+        <p>
+          La pantalla <strong>Enclavamientos</strong> los lista por dispositivo y comando, con su modo, si están activos, sus condiciones
+          en palabras y su anulación. <strong>Nuevo enclavamiento</strong> pide el dispositivo y el comando (nunca «Detener»), un
+          nombre, el modo, si está activo y de {INTERLOCK_LIMITS.conditionsMin} a {INTERLOCK_LIMITS.conditionsMax} condiciones, que deben
+          cumplirse todas: <strong>Nivel</strong> de un sensor (en metros o en % de su nivel máximo, con una lectura reciente),{' '}
+          <strong>Sin alarma activa</strong> (de un tipo o prioridad), <strong>Estado de compuerta</strong> (los estados en los que se
+          cumple) y <strong>En línea</strong>. <strong>Probar con los valores actuales</strong> muestra lo que un comando encontraría
+          ahora. <strong>Anular</strong> pide los minutos ({INTERLOCK_LIMITS.bypassMinutesMin} a {INTERLOCK_LIMITS.bypassMinutesMax}) y
+          un comentario obligatorio. Todo queda en la Auditoría. Estos enclavamientos son de supervisión: no sustituyen a las
+          protecciones del propio equipo (finales de carrera, el PLC o el firmware), que actúan aunque el servidor no esté.
         </p>
       </Section>
 
