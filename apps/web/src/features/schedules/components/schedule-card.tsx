@@ -68,7 +68,8 @@ export function ScheduleCard({ schedule: s, device, onEdit, onToggle, onDelete, 
       {s.enabled ? <ScheduleVerdict verdict={scheduleVerdict(s, preview.data, device)} /> : null}
 
       {onEdit || onToggle || onDelete ? (
-        <div className="flex flex-wrap gap-2">
+        // On a phone the three buttons fit one row without their icons.
+        <div className="flex flex-wrap gap-2 max-[430px]:[&_svg]:hidden">
           {onEdit ? (
             <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Editar ${s.name}`}>
               <Pencil aria-hidden="true" />

@@ -208,8 +208,9 @@ function ScheduleForm({ device, schedule, timeZone, onCreated, onClose }: Schedu
 
       <FormAlert message={formError} />
       <DialogFooter>
+        {/* Not 'Cerrar': on a gate's form that is the action too. */}
         <Button type="button" variant="outline" onClick={onClose}>
-          {schedule ? 'Cerrar' : 'Cancelar'}
+          {schedule ? 'Listo' : 'Cancelar'}
         </Button>
         <Button type="submit" disabled={pending}>
           {pending ? <Spinner /> : schedule ? <Save aria-hidden="true" /> : <Plus aria-hidden="true" />}
