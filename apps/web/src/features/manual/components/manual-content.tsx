@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ArrowDownToLine, ArrowUpFromLine, BellRing, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, BellRing, CalendarClock, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import {
   ALARM_KIND_LABELS,
   ALARM_PRIORITY_LABELS,
@@ -12,10 +12,14 @@ import {
   REPORT_LIMITS,
   REPORT_RUN_STATUS_LABELS,
   ROLE_DISPLAY_NAMES,
+  SCHEDULE_LIMITS,
+  SCHEDULE_REASONS,
+  SCHEDULE_RUN_STATUS_LABELS,
+  scheduleActiveMessage,
   SHELVE_MINUTES,
   topics,
 } from '@agua/shared';
-import { buttonVariants } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { PermitNotes } from '@/features/interlocks/components/permit-notes';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
@@ -81,10 +85,11 @@ function BlockedCommandExample() {
   return (
     <figure className="grid max-w-sm gap-2 rounded-lg border bg-background p-3">
       <div className="grid grid-cols-2 gap-2" aria-hidden="true">
-        <span className={buttonVariants({ variant: 'outline', className: 'pointer-events-none opacity-50' })}>
+        {/* A real disabled button: its faded look is the one on screen (and exempt from contrast, as there). */}
+        <Button variant="outline" disabled tabIndex={-1}>
           <ArrowUpFromLine />
           Abrir
-        </span>
+        </Button>
         <span className={buttonVariants({ variant: 'outline', className: 'pointer-events-none' })}>
           <ArrowDownToLine />
           Cerrar
@@ -301,6 +306,54 @@ export function ManualContent() {
           ahora. <strong>Anular</strong> pide los minutos ({INTERLOCK_LIMITS.bypassMinutesMin} a {INTERLOCK_LIMITS.bypassMinutesMax}) y
           un comentario obligatorio. Todo queda en la Auditoría. Estos enclavamientos son de supervisión: no sustituyen a las
           protecciones del propio equipo (finales de carrera, el PLC o el firmware), que actúan aunque el servidor no esté.
+        </p>
+      </Section>
+
+      <Section id="manual-programacion" icon={CalendarClock} title="Programación de compuertas">
+        <p>
+          Una <strong>programación</strong> abre o cierra una compuerta a una hora, los días de la semana elegidos. Una apertura puede
+          llevar una duración (de {SCHEDULE_LIMITS.durationMinMin} a {SCHEDULE_LIMITS.durationMinMax} minutos): pasado ese tiempo el
+          sistema vuelve a cerrar la compuerta (<em>cierre tras duración</em>). Las horas son siempre las de la instalación, no las del
+          navegador; la sección lo indica. Se ven en <strong>Dispositivos</strong>, eligiendo una compuerta, sección{' '}
+          <strong>Programación</strong>: el nombre, qué hace y cuándo, si está activa, la próxima ejecución y si se ejecutaría ahora
+          (<strong>Se ejecutará</strong> o <strong>Se omitirá</strong> con el motivo). Todos los usuarios la ven; solo los administradores
+          crean, editan, desactivan o eliminan programaciones. Al guardar, el formulario muestra las 10 próximas ejecuciones con su cierre.
+        </p>
+        <p>
+          La programación envía su comando por el mismo camino que una persona, con los mismos enclavamientos. Pero no puede escribir un
+          comentario, dar una contraseña ni esperar una aprobación: si algún enclavamiento no se cumple, o la compuerta está desconectada,
+          deshabilitada o con otro comando en curso, esa ejecución no se hace.
+        </p>
+        <h3>Ejecuciones omitidas y perdidas</h3>
+        <ul>
+          <li>
+            <strong>{SCHEDULE_RUN_STATUS_LABELS.skipped}</strong>: llegó la hora, pero el comando no podía salir; el historial dice por
+            qué (por ejemplo, «El dispositivo no está en línea.»).
+          </li>
+          <li>
+            <strong>{SCHEDULE_RUN_STATUS_LABELS.missed}</strong>: «{SCHEDULE_REASONS.MISSED}» Una ejecución que debía hacerse hace como
+            mucho {SCHEDULE_LIMITS.catchUpMs / 60_000} minutos se hace al arrancar; las más antiguas quedan perdidas. Un cierre tras
+            duración nunca se pierde: se hace al arrancar aunque llegue tarde, porque una compuerta abierta no es el estado seguro.
+          </li>
+        </ul>
+        <p>
+          Las dos levantan la alarma <strong>{ALARM_KIND_LABELS.schedule_skipped}</strong> en la compuerta, con la prioridad elegida en la
+          programación ({ALARM_PRIORITY_LABELS[3]} si no se cambia). Revise el motivo y, si hace falta, maniobre a mano. Cada programación
+          tiene su historial en <strong>Últimas ejecuciones</strong>: la hora prevista, si fue la hora programada o el cierre tras duración,
+          el resultado ({SCHEDULE_RUN_STATUS_LABELS.issued}, {SCHEDULE_RUN_STATUS_LABELS.pending}, {SCHEDULE_RUN_STATUS_LABELS.cancelled}…)
+          y el comando enviado. Mientras falta un cierre se lee «Cierre previsto a las 06:30».
+        </p>
+        <h3>Tomar control manual</h3>
+        <p>
+          Entre la apertura de una programación con duración y su cierre previsto, la compuerta sigue la programación. Si una persona
+          pulsa Abrir o Cerrar en ese tiempo, el servidor no envía el comando y responde, por ejemplo:{' '}
+          <em>{scheduleActiveMessage('Abrir 06:00', '06:30')}</em> Para maniobrar igualmente hay que confirmarlo con{' '}
+          <strong>Tomar control manual</strong>: el comando sale y el cierre previsto se cancela, con el nombre de quien lo hizo en la
+          Auditoría. <strong>Detener</strong> lo cancela también, igual que desactivar o eliminar la programación.
+        </p>
+        <p>
+          En el cambio de hora de primavera, una hora que no existe (02:30) se ejecuta en el primer minuto después del salto (03:00); en el
+          de otoño, una hora que se repite se ejecuta una sola vez.
         </p>
       </Section>
 
