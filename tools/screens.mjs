@@ -6,7 +6,12 @@
 // the alarms screen, the overflow events, the reports and the control-room view at 1440 and 390 px,
 // light and dark, in Debian's Chromium. The demo wet well gets two past spills first (a late batch
 // from its board, one annotated), so that 'Desbordamientos' shows events, and two report
-// definitions with yesterday's daily report generated, so that 'Informes' shows them.
+// definitions with yesterday's daily report generated, so that 'Informes' shows them. Then the
+// interlocks (docs/control.md): after those, four interlocks on the demo gates (one bypassed) and
+// a two-person command waiting, photographed as the admin's 'Enclavamientos' (with the bypass
+// banner and 'Aprobación pendiente'), the operator's device panel (a blocked 'Abrir' and why) and
+// the command's dialog.
+// `node tools/screens.mjs interlocks` takes the interlock screenshots alone.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -26,6 +31,7 @@ const SIZES = [
   ['390', { width: 390, height: 844 }],
 ];
 const SETTLE_MS = Number(process.env.SCREENS_SETTLE_MS ?? 60_000);
+const ONLY_INTERLOCKS = process.argv.includes('interlocks');
 
 const WELL = 'esp32_nivel_01';
 const MIN = 60_000;
@@ -80,18 +86,104 @@ async function plantReports(url) {
   await post(`/api/v1/reports/${daily.id}/runs`, {});
 }
 
+/** A session's cookie, for the set-up calls. */
+async function sessionCookie(url, credentials) {
+  const login = await fetch(`${url}/api/v1/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(credentials) });
+  if (login.status !== 200) throw new Error(`signing in as ${credentials.username}: ${login.status}`);
+  return (login.headers.get('set-cookie') ?? '').split(';')[0];
+}
+const ADMIN = { username: 'admin', password: 'admin123', masterPassword: 'maestra2024' };
+
+/**
+ * Interlocks on the demo gate Compuerta Canal A: 'Abrir' blocked while the clean-water tank is over
+ * 1 m (it always is), 'Cerrar' with a comment and a second person's approval while the wet well is
+ * over 3 m; one on the other gate bypassed for two hours; the admin's 'Cerrar' waiting for approval.
+ */
+async function plantInterlocks(url) {
+  const cookie = await sessionCookie(url, ADMIN);
+  const send = async (method, pathname, body) => {
+    const res = await fetch(`${url}${pathname}`, { method, headers: { 'Content-Type': 'application/json', cookie }, body: JSON.stringify(body) });
+    if (res.status >= 300) throw new Error(`planting the interlocks: ${pathname} ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const gate = 'esp32_compuerta_01';
+  await send('POST', '/api/v1/interlocks', { deviceId: gate, command: 'abrir', name: 'Tanque de agua limpia con sitio', mode: 'block', conditions: [{ kind: 'level', deviceId: 'esp32_nivel_02', op: '<', valueM: 1 }] });
+  await send('POST', '/api/v1/interlocks', {
+    deviceId: gate,
+    command: 'cerrar',
+    name: 'Pozo de aguas residuales por debajo de 3 m',
+    mode: 'two_person',
+    conditions: [{ kind: 'level', deviceId: WELL, op: '<', valueM: 3 }, { kind: 'alarm', deviceId: WELL, priorityAtMost: 2, active: false }],
+  });
+  await send('POST', '/api/v1/interlocks', { deviceId: gate, command: 'cerrar', name: 'Motivo del cierre', mode: 'confirm', conditions: [{ kind: 'gate_state', deviceId: gate, in: ['abierta'] }] });
+  const other = await send('POST', '/api/v1/interlocks', {
+    deviceId: 'esp32_compuerta_02',
+    command: 'abrir',
+    name: 'Compuerta Canal A en línea',
+    mode: 'block',
+    conditions: [{ kind: 'online', deviceId: gate }, { kind: 'level', deviceId: 'esp32_nivel_02', op: '<=', pct: 85, maxAgeS: 60 }],
+  });
+  await send('POST', `/api/v1/interlocks/${other.id}/bypass`, { minutes: 120, comment: 'Mantenimiento del sensor del tanque limpio' });
+  await send('POST', `/api/v1/devices/${gate}/commands`, { command: 'cerrar', comment: 'Cierre preventivo por lluvia prevista' });
+}
+
+/** The interlock screenshots: the admin's screen, the operator's device panel and the command's dialog. */
+async function photographInterlocks(browser, url) {
+  for (const theme of ['light', 'dark']) {
+    for (const [sizeName, viewport] of SIZES) {
+      const admin = await browser.newContext({ viewport, colorScheme: theme, locale: 'es-ES', timezoneId: 'Europe/Madrid' });
+      const page = await admin.newPage();
+      await page.goto(`${url}/login`);
+      await page.getByPlaceholder('Usuario', { exact: true }).fill(ADMIN.username);
+      await page.getByPlaceholder('Contraseña', { exact: true }).fill(ADMIN.password);
+      await page.getByPlaceholder('Contraseña Maestra', { exact: true }).fill(ADMIN.masterPassword);
+      await page.getByRole('button', { name: 'Acceder al Sistema' }).click();
+      await page.waitForURL(`${url}/`);
+      await page.goto(`${url}/interlocks`);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      await page.waitForTimeout(4_000);
+      await shoot(page, 'interlocks', sizeName, theme);
+      await admin.close();
+
+      const operator = await browser.newContext({ viewport, colorScheme: theme, locale: 'es-ES', timezoneId: 'Europe/Madrid' });
+      const op = await operator.newPage();
+      await signInAsOperator(op, url);
+      await op.goto(`${url}/devices?id=esp32_compuerta_01`);
+      await op.getByRole('heading', { level: 1 }).waitFor();
+      await op.waitForTimeout(4_000);
+      // The panel's commands in the middle: the blocked 'Abrir' with its reason, 'Cerrar' with its demands.
+      await op.locator('[aria-labelledby="control-panel-title"]').getByRole('heading', { name: 'Comandos', exact: true }).evaluate((el) => el.scrollIntoView({ block: 'center' }));
+      await op.waitForTimeout(300);
+      await shoot(op, 'gate-interlocked', sizeName, theme);
+      await op.locator('[aria-labelledby="control-panel-title"]').getByRole('button', { name: 'Cerrar', exact: true }).click();
+      await op.getByRole('alertdialog').waitFor();
+      await op.waitForTimeout(500);
+      await shoot(op, 'command-dialog', sizeName, theme);
+      await operator.close();
+    }
+  }
+}
+
+async function shoot(page, name, sizeName, theme) {
+  const file = path.join(out, `${name}-${sizeName}-${theme}.png`);
+  await page.screenshot({ path: file });
+  console.log(`screens: ${path.relative(root, file)}`);
+}
+
 const system = await startDemoSystem();
 const { url } = system;
 let browser;
 try {
-  await plantOverflows(url);
-  await plantReports(url);
+  if (!ONLY_INTERLOCKS) {
+    await plantOverflows(url);
+    await plantReports(url);
+  }
   console.log(`screens: the system answers on ${url}; letting the devices run ${SETTLE_MS / 1000} s`);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   fs.mkdirSync(out, { recursive: true });
   fs.mkdirSync(manifestShots, { recursive: true });
-  for (const theme of ['light', 'dark']) {
+  for (const theme of ONLY_INTERLOCKS ? [] : ['light', 'dark']) {
     for (const [sizeName, viewport] of SIZES) {
       const context = await browser.newContext({ viewport, colorScheme: theme, locale: 'es-ES', timezoneId: 'Europe/Madrid' });
       const page = await context.newPage();
@@ -108,6 +200,8 @@ try {
       await context.close();
     }
   }
+  await plantInterlocks(url);
+  await photographInterlocks(browser, url);
 } finally {
   await browser?.close();
   await system.stop();
