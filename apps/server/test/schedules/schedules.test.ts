@@ -104,7 +104,12 @@ describe('gate schedules', () => {
     expect([1, 2, 3, 4, 5]).toContain(((next.getDay() + 6) % 7) + 1);
 
     // The preview: exactly the next 10, with the close and the verdict the runs would meet now.
-    const { body: preview } = await jsonOf<{ timezone: string; items: Array<{ at: string; action: string; closeAt: string; permissive: { allowed: boolean } }> }>(await s.fetch(`/api/v1/schedules/${made.id}/preview`, { cookie: viewer }));
+    type Preview = { timezone: string; items: Array<{ at: string; action: string; closeAt: string; permissive: { allowed: boolean; reasons: unknown[] } }> };
+    // The gate has not been heard: its runs would be skipped, though no interlock says so.
+    const { body: offline } = await jsonOf<Preview>(await s.fetch(`/api/v1/schedules/${made.id}/preview`, { cookie: viewer }));
+    expect(offline.items[0]!.permissive).toEqual({ allowed: false, mode: null, reasons: [] });
+    await postTelemetry(s, gateMsg(GATE_1, 'cerrada'));
+    const { body: preview } = await jsonOf<Preview>(await s.fetch(`/api/v1/schedules/${made.id}/preview`, { cookie: viewer }));
     expect(preview.items).toHaveLength(10);
     expect(preview.items[0]).toMatchObject({ at: made.nextRunAt, action: 'abrir', permissive: { allowed: true } });
     expect(Date.parse(preview.items[0]!.closeAt) - Date.parse(preview.items[0]!.at)).toBe(90 * 60_000);

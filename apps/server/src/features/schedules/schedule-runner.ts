@@ -19,6 +19,8 @@ export interface ScheduleRunnerDeps {
   issue(deviceId: string, command: string, scheduleId: string, claim: (db: Kysely<Database>, commandId: string) => Promise<boolean>): Promise<ScheduledIssue>;
   /** Raises the `schedule_skipped` alarm on the gate. */
   raiseSkipped(deviceId: string, schedule: { id: string; priority: 1 | 2 | 3 | 4 }, message: string): Promise<void>;
+  /** A schedule's time was dealt with (run, skipped or missed): its next run is another. */
+  ran(schedule: ScheduleRecord): void;
   now?: () => number;
 }
 
@@ -54,13 +56,16 @@ export class ScheduleRunner {
     const due = occurrencesBetween(s, windowStart, now);
     if (due.length === 0) return;
     const done = new Set(await this.d.repo.plannedSince(s.id, 'time', due[0]!));
+    let acted = false;
     for (const at of due) {
       if (!done.has(at)) {
         if (now - at <= SCHEDULE_LIMITS.catchUpMs) await this.run(s, 'time', at, null);
         else await this.skip(this.newRun(s, 'time', at, s.action), { code: 'MISSED', message: SCHEDULE_REASONS.MISSED }, s, 'missed');
+        acted = true;
       }
       this.settled.set(s.id, at);
     }
+    if (acted) this.d.ran(s);
   }
 
   private async closeAfter(close: RunRecord): Promise<void> {

@@ -40,6 +40,7 @@ export function createSchedules(d: SchedulesDeps): SchedulesModule {
     },
     knows: (id) => d.devices.get(id) !== undefined,
     verdict: d.verdict,
+    reachable: (id) => d.devices.get(id)?.enabled === true && d.devices.isOnline(id),
     timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
   const runner = new ScheduleRunner({
@@ -49,6 +50,8 @@ export function createSchedules(d: SchedulesDeps): SchedulesModule {
     placement: d.placement,
     issue: (deviceId, command, scheduleId, claim) => d.commands.issueForSchedule(deviceId, command, scheduleId, claim),
     raiseSkipped: (deviceId, schedule, message) => d.alarmEngine.raiseScheduleSkipped(deviceId, schedule, message),
+    // Its next run moved on: screens showing it hear so.
+    ran: (schedule) => d.bus.emit('schedule.updated', service.toSchedule(schedule)),
   });
   return { service, runner };
 }

@@ -154,8 +154,10 @@ export class SchedulesRepository {
     await this.db.updateTable('schedules').set(row).where('id', '=', s.id).execute();
   }
 
+  /** Deletes a schedule and its runs (their commands and the audit trail keep what happened). */
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('schedules').where('id', '=', id).executeTakeFirst();
+    await this.db.deleteFrom('schedule_runs').where('schedule_id', '=', id).execute();
     return Number(result.numDeletedRows) === 1;
   }
 

@@ -36,6 +36,8 @@ export interface SchedulesServiceDeps {
   knows(deviceId: string): boolean;
   /** The interlocks' verdict on a command now (the preview shows it). */
   verdict(deviceId: string, command: string): Promise<InterlockVerdict>;
+  /** Whether the gate is online and enabled now: a run to one that is not is skipped. */
+  reachable(deviceId: string): boolean;
   timezone: string;
   now?: () => number;
 }
@@ -152,8 +154,9 @@ export class SchedulesService {
     const s = await this.find(id);
     const after = Math.max(this.now(), s.suspendedUntilMs ?? 0);
     const v = await this.d.verdict(s.deviceId, s.action);
-    // A schedule gives no comment, password or approval: any failed interlock skips its run.
-    const permissive = { allowed: v.mode === null, mode: v.mode, reasons: v.reasons };
+    // A schedule gives no comment, password or approval: any failed interlock skips its run, as
+    // does a gate that is offline or disabled (then no interlock is named: the device says why).
+    const permissive = { allowed: v.mode === null && this.d.reachable(s.deviceId), mode: v.mode, reasons: v.reasons };
     const items = nextOccurrences(s, after, SCHEDULE_LIMITS.previewItems).map((at) => ({
       at: iso(at)!,
       action: s.action,

@@ -82,8 +82,9 @@ export function pendingClose(runs: readonly ScheduleRun[]): ScheduleRun | null {
 /**
  * Whether the next run would go, judged now: `off` for a disabled schedule (it does not run);
  * `unknown` until the preview came; `skip` with the reasons — the gate offline or disabled (the
- * server's words for it: the preview judges only the interlocks), or the preview's failed
- * interlocks (a schedule gives no comment, password or approval: any failed mode skips it).
+ * server's words for it; the preview then says not allowed without naming an interlock), or the
+ * preview's failed interlocks (a schedule gives no comment, password or approval: any failed mode
+ * skips it).
  */
 export type Verdict = { kind: 'off' } | { kind: 'unknown' } | { kind: 'run' } | { kind: 'skip'; reasons: string[] };
 
@@ -95,6 +96,6 @@ export function scheduleVerdict(schedule: Pick<Schedule, 'enabled'>, preview: Sc
   if (offline) return { kind: 'skip', reasons: [ERROR_MESSAGES.DEVICE_OFFLINE, ...interlocks] };
   if (!preview) return { kind: 'unknown' };
   if (!first) return { kind: 'off' };
-  if (!first.permissive.allowed) return { kind: 'skip', reasons: interlocks.length ? interlocks : [ERROR_MESSAGES.INTERLOCKED] };
+  if (!first.permissive.allowed) return { kind: 'skip', reasons: interlocks.length ? interlocks : [ERROR_MESSAGES.DEVICE_OFFLINE] };
   return { kind: 'run' };
 }
