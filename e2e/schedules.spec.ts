@@ -290,6 +290,32 @@ test.describe('Programación de compuertas', () => {
     });
   });
 
+  test("durante la apertura programada, 'Cerrar' de un operador pide 'Tomar control manual' y cancela el cierre previsto", async ({ page }) => {
+    test.setTimeout(200_000);
+    const zone = await installationZone();
+    const now = Date.now();
+    const due = Math.floor(now / 60_000) * 60_000 + (now % 60_000 > 45_000 ? 120_000 : 60_000);
+    const schedule = await createSchedule({ deviceId: GATE.id, action: 'abrir', time: clockIn(due, zone), days: [1, 2, 3, 4, 5, 6, 7], durationMin: 30, name: `${PREFIX} manual` });
+    // The simulated gate takes the schedule's abrir; its close is planned 30 min after.
+    type Run = { trigger: string; status: string; commandId: string | null };
+    const runs = () => asAdmin(async (api) => ((await (await api.get(`/api/v1/schedules/${schedule.id}/runs`)).json()) as { items: Run[] }).items);
+    await expect.poll(async () => (await runs()).map((r) => `${r.trigger}:${r.status}`).sort(), { timeout: due - Date.now() + 30_000 }).toEqual(['duration:pending', 'time:issued']);
+    const opened = (await runs()).find((r) => r.trigger === 'time')!;
+    await expect.poll(async () => asAdmin(async (api) => ((await (await api.get(`/api/v1/commands/${opened.commandId}`)).json()) as { status: string }).status), { timeout: 20_000 }).toBe('succeeded');
+
+    await signIn(page, 'operator');
+    await expectLive(page);
+    const panel = await selectDevice(page, GATE);
+    await panel.getByRole('button', { name: 'Cerrar', exact: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByRole('button', { name: 'Cerrar compuerta', exact: true }).click();
+    await expect(dialog).toContainText(`La compuerta sigue la programación «${PREFIX} manual» (cierre a las ${clockIn(due + 30 * 60_000, zone)}).`);
+    await dialog.getByRole('button', { name: 'Tomar control manual', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    await expectToast(page, 'Comando Ejecutado', 'Comando "cerrar" enviado exitosamente');
+    await expect.poll(async () => (await runs()).find((r) => r.trigger === 'duration')?.status).toBe('cancelled');
+  });
+
   test('diseño a 390 y 1440 px, claro y oscuro: nada tapado y sin infracciones graves de accesibilidad', async ({ page }) => {
     test.setTimeout(180_000);
     const zone = await installationZone();

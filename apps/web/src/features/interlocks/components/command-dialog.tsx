@@ -70,6 +70,11 @@ export function CommandDialog({ device, command, permit, description, sentTitle,
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    send(false);
+  }
+
+  /** Sends the command; `takeManual`: the person takes the gate from the schedule it follows. */
+  function send(takeManual: boolean) {
     const lacking = {
       ...(needs.comment && !comment.trim() ? { comment: 'Escriba un comentario: queda en la auditoría con el comando.' } : {}),
       ...(needs.password && !password ? { password: 'Escriba su contraseña.' } : {}),
@@ -79,7 +84,7 @@ export function CommandDialog({ device, command, permit, description, sentTitle,
     if (lacking.password) return passwordRef.current?.focus();
     setRefusal(null);
     mutation.mutate(
-      { deviceId: device.id, command, ...(needs.comment ? { comment } : {}), ...(needs.password ? { password } : {}) },
+      { deviceId: device.id, command, ...(needs.comment ? { comment } : {}), ...(needs.password ? { password } : {}), ...(takeManual ? { takeManual: true } : {}) },
       {
         onSuccess: (accepted: CommandAccepted) => {
           if (accepted.status === 'awaiting_approval') {
@@ -184,13 +189,25 @@ export function CommandDialog({ device, command, permit, description, sentTitle,
 
             {blocked && !refusal ? <FormAlert message="No se puede enviar mientras el enclavamiento no se cumpla: corrija la condición o pida a un supervisor que lo anule." /> : null}
             <FormAlert message={refusal && refusal.field === null ? refusal.message : null} />
+            {refusal?.scheduleActive ? (
+              <p role="note" className="text-sm text-muted-foreground">
+                Si toma el control manual, la programación no cerrará la compuerta a esa hora: queda a su cargo.
+              </p>
+            ) : null}
 
             <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
               <AlertDialog.Cancel className={buttonVariants({ variant: 'outline' })}>Cancelar</AlertDialog.Cancel>
-              <Button type="submit" disabled={mutation.isPending || blocked}>
-                {mutation.isPending ? <Spinner /> : null}
-                {confirmLabel}
-              </Button>
+              {refusal?.scheduleActive ? (
+                <Button type="button" data-testid="take-manual" disabled={mutation.isPending || blocked} onClick={() => send(true)}>
+                  {mutation.isPending ? <Spinner /> : null}
+                  Tomar control manual
+                </Button>
+              ) : (
+                <Button type="submit" disabled={mutation.isPending || blocked}>
+                  {mutation.isPending ? <Spinner /> : null}
+                  {confirmLabel}
+                </Button>
+              )}
             </div>
           </form>
         </AlertDialog.Content>

@@ -15,6 +15,8 @@ export interface Refusal {
   demands: { comment: boolean; password: boolean };
   /** 403: the role may not command; said as the screen always said it. */
   forbidden: boolean;
+  /** 409 SCHEDULE_ACTIVE: the gate follows a schedule; the person may take it ('Tomar control manual'). */
+  scheduleActive: boolean;
 }
 
 function reasonsOf(details: unknown): InterlockReason[] {
@@ -28,8 +30,8 @@ function reasonsOf(details: unknown): InterlockReason[] {
  */
 export function readRefusal(error: unknown): Refusal {
   const none = { comment: false, password: false };
-  if (!isApiError(error)) return { message: error instanceof Error ? error.message : String(error), reasons: [], field: null, demands: none, forbidden: false };
-  const base = { message: error.message, reasons: reasonsOf(error.details), forbidden: false };
+  if (!isApiError(error)) return { message: error instanceof Error ? error.message : String(error), reasons: [], field: null, demands: none, forbidden: false, scheduleActive: false };
+  const base = { message: error.message, reasons: reasonsOf(error.details), forbidden: false, scheduleActive: false };
   switch (error.code) {
     case 'COMMENT_REQUIRED':
       return { ...base, field: 'comment', demands: { comment: true, password: false } };
@@ -38,6 +40,8 @@ export function readRefusal(error: unknown): Refusal {
       return { ...base, field: 'password', demands: { comment: false, password: true } };
     case 'TOO_MANY_ATTEMPTS':
       return { ...base, field: null, demands: { comment: false, password: true } };
+    case 'SCHEDULE_ACTIVE':
+      return { ...base, field: null, demands: none, scheduleActive: true };
     default:
       return { ...base, field: null, demands: none, forbidden: error.status === 403 && error.code !== 'SELF_APPROVAL' };
   }

@@ -35,6 +35,12 @@ describe("a command's refusal in its dialog", () => {
     expect(readRefusal(new ApiError(429, 'TOO_MANY_ATTEMPTS', 'Demasiados intentos fallidos.'))).toMatchObject({ field: null, demands: { password: true } });
   });
 
+  it("offers 'Tomar control manual' when the gate follows a schedule", () => {
+    const r = readRefusal(new ApiError(409, 'SCHEDULE_ACTIVE', 'La compuerta sigue la programación «Abrir 06:00» (cierre a las 07:30).', { scheduleId: 's', name: 'Abrir 06:00', closeAt: 'x' }));
+    expect(r).toMatchObject({ scheduleActive: true, field: null, forbidden: false });
+    expect(readRefusal(new ApiError(409, 'COMMAND_IN_PROGRESS', 'Ya hay un comando en curso para este dispositivo.')).scheduleActive).toBe(false);
+  });
+
   it('tells a role without write apart', () => {
     expect(readRefusal(new ApiError(403, 'FORBIDDEN', 'No tienes permisos para esta acción.')).forbidden).toBe(true);
     expect(readRefusal(new Error('x'))).toMatchObject({ message: 'x', field: null });
