@@ -18,24 +18,23 @@ export function AlarmBanner({ soundPlace = 'screens' }: { soundPlace?: SoundPlac
   const { waiting, worst } = summarizeAlarms(data ?? []);
   if (waiting === 0 || worst === null) return null;
   const priority = ALARM_PRIORITY_LABELS[worst];
-  const label = `${waiting} ${waiting === 1 ? 'alarma sin reconocer' : 'alarmas sin reconocer'} · ${priority}`;
+  const words = waiting === 1 ? 'alarma sin reconocer' : 'alarmas sin reconocer';
+  // The name is the text itself ('1 alarma sin reconocer · Alta'): on a phone the words are only
+  // for screen readers, so what is seen ('1 · Alta') is still part of what is read.
   return (
     <Link
       to="/alarms"
       data-testid="alarm-banner"
       data-priority={worst}
-      aria-label={label}
       // 44 px tall: a touch target on a phone, like the header's buttons beside it.
       className={cn('inline-flex h-11 items-center gap-2 rounded-md border px-2.5 text-sm font-semibold whitespace-nowrap transition-colors sm:px-3', PRIORITY_COLORS[worst], 'hover:brightness-95')}
     >
       {/* A phone's header has room for the count and the priority only (no bell, at most '99+'), beside the live light and three buttons. */}
       <BellRing aria-hidden="true" className="hidden size-4 sm:block" />
-      <span aria-hidden="true" className="sm:hidden">
-        {waiting > 99 ? '99+' : waiting} · {priority}
-      </span>
-      <span aria-hidden="true" className="hidden sm:inline">
-        {label}
-      </span>
+      <span className="sm:hidden">{waiting > 99 ? '99+' : waiting}</span>
+      <span className="hidden sm:inline">{waiting}</span>{' '}
+      <span className="sr-only sm:not-sr-only">{words}</span>{' '}
+      <span>· {priority}</span>
     </Link>
   );
 }
