@@ -221,6 +221,8 @@ test.describe('Aviso de enclavamiento anulado', () => {
 
     const interlock = await createInterlock({ deviceId: GATE.id, command: 'abrir', name: 'Aguas abajo libres', mode: 'block', conditions: [NEVER] });
     const bypassed = await bypassInterlock(interlock.id, 30, 'Limpieza del canal');
+    // The browser's clock runs as usual until the test moves it on (below), instead of waiting a real minute.
+    await page.clock.install();
     await signIn(page, 'viewer');
     await expectLive(page);
     const banner = page.getByTestId('bypass-banner');
@@ -234,10 +236,16 @@ test.describe('Aviso de enclavamiento anulado', () => {
     await expect(banner).toHaveCount(0);
 
     // A bypass of one minute whose end is never announced: the banner leaves at its time anyway.
+    // The browser's clock is moved past it; on the server the minute has not passed, so no end
+    // frame exists yet (and any would be held back): the screen decides alone.
     holdEnds = true;
     const short = await bypassInterlock(interlock.id, 1, 'Un minuto');
     await expect(banner).toContainText(`Enclavamiento anulado hasta ${await installationClock(page, short.bypass!.until)}`);
-    await expect(banner).toHaveCount(0, { timeout: Date.parse(short.bypass!.until) - Date.now() + 5_000 });
-    await expect.poll(() => held, { timeout: 10_000 }).toBeGreaterThan(0);
+    await page.clock.fastForward(Date.parse(short.bypass!.until) - Date.now() + 1_000);
+    await expect(banner).toHaveCount(0);
+    // Live again (the jump looked like a silent link: a new hello, which still lists the bypass): still gone.
+    await expectLive(page);
+    await expect(banner).toHaveCount(0);
+    expect(held).toBe(0);
   });
 });

@@ -226,7 +226,7 @@ test.describe('Programación de compuertas', () => {
       await purgeDevice(gateId);
     });
 
-    test("una ejecución que vence llega en directo al historial: 'Omitida', porque la compuerta no está en línea", async ({ page }) => {
+    test("una ejecución que vence llega en directo al historial: 'Omitida', porque la compuerta no está en línea; la misma hora abre la compuerta del demo, y 'Cerrar' pide 'Tomar control manual'", async ({ page }) => {
       test.setTimeout(200_000);
       const zone = await installationZone();
       // The next minute, or the one after when this one is almost over: the server owes no run
@@ -235,6 +235,8 @@ test.describe('Programación de compuertas', () => {
       const due = Math.floor(now / 60_000) * 60_000 + (now % 60_000 > 45_000 ? 120_000 : 60_000);
       const schedule = await createSchedule({ deviceId: gateId, action: 'abrir', time: clockIn(due, zone), days: [1, 2, 3, 4, 5, 6, 7], durationMin: 5, name: `${PREFIX} en vivo` });
       expect(Date.parse(schedule.nextRunAt!)).toBe(due);
+      // The same minute opens the simulated demo gate for 30 min (one wait for both journeys).
+      const manual = await createSchedule({ deviceId: GATE.id, action: 'abrir', time: clockIn(due, zone), days: [1, 2, 3, 4, 5, 6, 7], durationMin: 30, name: `${PREFIX} manual` });
 
       await signIn(page, 'admin');
       await expectLive(page);
@@ -256,6 +258,23 @@ test.describe('Programación de compuertas', () => {
       // A skipped abrir plans no close-after; the next run moved on to tomorrow.
       await expect(seen.getByTestId('schedule-closing')).toHaveCount(0);
       await expect(seen.getByTestId('schedule-next')).toHaveText(whenText(due + 86_400_000, zone, Date.now()));
+
+      // The demo gate took its abrir; its close is planned 30 min after. A person's 'Cerrar' now
+      // meets the schedule: 'Tomar control manual' sends it and cancels the planned close.
+      type Run = { trigger: string; status: string; commandId: string | null };
+      const runs = () => asAdmin(async (api) => ((await (await api.get(`/api/v1/schedules/${manual.id}/runs`)).json()) as { items: Run[] }).items);
+      await expect.poll(async () => (await runs()).map((r) => `${r.trigger}:${r.status}`).sort(), { timeout: 30_000 }).toEqual(['duration:pending', 'time:issued']);
+      const opened = (await runs()).find((r) => r.trigger === 'time')!;
+      await expect.poll(async () => asAdmin(async (api) => ((await (await api.get(`/api/v1/commands/${opened.commandId}`)).json()) as { status: string }).status), { timeout: 20_000 }).toBe('succeeded');
+      const panel = await selectDevice(page, GATE);
+      await panel.getByRole('button', { name: 'Cerrar', exact: true }).click();
+      const dialog = page.getByRole('alertdialog');
+      await dialog.getByRole('button', { name: 'Cerrar compuerta', exact: true }).click();
+      await expect(dialog).toContainText(`La compuerta sigue la programación «${PREFIX} manual» (cierre a las ${clockIn(due + 30 * 60_000, zone)}).`);
+      await dialog.getByRole('button', { name: 'Tomar control manual', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expectToast(page, 'Comando Ejecutado', 'Comando "cerrar" enviado exitosamente');
+      await expect.poll(async () => (await runs()).find((r) => r.trigger === 'duration')?.status).toBe('cancelled');
     });
 
     test('la vista previa dice por qué se omitiría: un enclavamiento que no se cumple', async ({ page }) => {
@@ -286,32 +305,6 @@ test.describe('Programación de compuertas', () => {
         await asAdmin((api) => api.delete(`/api/v1/interlocks/${interlock.id}`));
       }
     });
-  });
-
-  test("durante la apertura programada, 'Cerrar' de un operador pide 'Tomar control manual' y cancela el cierre previsto", async ({ page }) => {
-    test.setTimeout(200_000);
-    const zone = await installationZone();
-    const now = Date.now();
-    const due = Math.floor(now / 60_000) * 60_000 + (now % 60_000 > 45_000 ? 120_000 : 60_000);
-    const schedule = await createSchedule({ deviceId: GATE.id, action: 'abrir', time: clockIn(due, zone), days: [1, 2, 3, 4, 5, 6, 7], durationMin: 30, name: `${PREFIX} manual` });
-    // The simulated gate takes the schedule's abrir; its close is planned 30 min after.
-    type Run = { trigger: string; status: string; commandId: string | null };
-    const runs = () => asAdmin(async (api) => ((await (await api.get(`/api/v1/schedules/${schedule.id}/runs`)).json()) as { items: Run[] }).items);
-    await expect.poll(async () => (await runs()).map((r) => `${r.trigger}:${r.status}`).sort(), { timeout: due - Date.now() + 30_000 }).toEqual(['duration:pending', 'time:issued']);
-    const opened = (await runs()).find((r) => r.trigger === 'time')!;
-    await expect.poll(async () => asAdmin(async (api) => ((await (await api.get(`/api/v1/commands/${opened.commandId}`)).json()) as { status: string }).status), { timeout: 20_000 }).toBe('succeeded');
-
-    await signIn(page, 'operator');
-    await expectLive(page);
-    const panel = await selectDevice(page, GATE);
-    await panel.getByRole('button', { name: 'Cerrar', exact: true }).click();
-    const dialog = page.getByRole('alertdialog');
-    await dialog.getByRole('button', { name: 'Cerrar compuerta', exact: true }).click();
-    await expect(dialog).toContainText(`La compuerta sigue la programación «${PREFIX} manual» (cierre a las ${clockIn(due + 30 * 60_000, zone)}).`);
-    await dialog.getByRole('button', { name: 'Tomar control manual', exact: true }).click();
-    await expect(dialog).toBeHidden();
-    await expectToast(page, 'Comando Ejecutado', 'Comando "cerrar" enviado exitosamente');
-    await expect.poll(async () => (await runs()).find((r) => r.trigger === 'duration')?.status).toBe('cancelled');
   });
 
   test('diseño a 390 y 1440 px, claro y oscuro: nada tapado y sin infracciones graves de accesibilidad', async ({ page }) => {
