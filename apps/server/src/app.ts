@@ -49,6 +49,7 @@ import systemRoutes from './features/system/system.routes';
 import { createTelemetry } from './features/telemetry/telemetry.module';
 import type { TelemetryService } from './features/telemetry/telemetry.service';
 import usersRoutes from './features/users/users.routes';
+import settingsRoutes from './features/settings/settings.routes';
 import { BackgroundJobs } from './lib/background-jobs';
 import { connectionCapFor } from './lib/connection-cap';
 import { EventBus } from './lib/event-bus';
@@ -217,10 +218,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     disk: storageServices.disk,
     mqtt: mqtt.transport,
   });
-  await app.register(authRoutes, { auth: auth.auth, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH, ...(allowedFrom ? { allowedFrom, addressRefused } : {}) });
+  await app.register(authRoutes, { auth: auth.auth, twoFactor: auth.twoFactor, settings: auth.settings, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH, ...(allowedFrom ? { allowedFrom, addressRefused } : {}) });
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });
   await app.register(commandsRoutes, { commands: commands.service });
-  await app.register(usersRoutes, { users: auth.users, service: auth.usersService });
+  await app.register(usersRoutes, { users: auth.users, service: auth.usersService, twoFactor: auth.twoFactor, settings: auth.settings });
+  await app.register(settingsRoutes, { settings: auth.settings });
   await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });
   await app.register(historyRoutes, { history: modules.history.service, waterColumns: exportWaterColumns(modules.water.geometry) });
@@ -242,7 +244,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     auth: auth.auth,
     devices: devices.service,
     openAlarms: () => alarms.service.open(),
-    bypasses: () => modules.interlocks.service.bypassesNow(), waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId), metrics: modules.metrics });
+    bypasses: () => modules.interlocks.service.bypassesNow(),
+    waterFigures: (deviceId) => modules.water.figures.analyticsOf(deviceId),
+    totpRequiredRoles: () => auth.settings.cachedTotpRequiredRoles(),
+    metrics: modules.metrics,
+  });
   await app.register(metricsRoutes, { metrics: modules.metrics, token: config.metricsToken });
   await app.register(webAppPlugin, { distDir: config.webDistDir, serveSourceMaps: config.serveSourceMaps });
 
@@ -369,7 +375,7 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const { instanceId, member, placement } = cluster;
   const metrics = new Metrics(instanceId);
   const audit = createAudit({ db, collapseWindowMs: config.auditCollapseWindowMs, log });
-  const auth = createAuth({ config, db, audit: audit.service, bus });
+  const auth = createAuth({ config, db, settings, audit: audit.service, bus });
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
   const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const history = createHistory({ config, storage, devices: devices.service, log });

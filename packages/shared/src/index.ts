@@ -23,6 +23,7 @@ export * from './schemas/requests';
 export * from './schemas/system';
 export * from './schemas/telemetry';
 export * from './schemas/user';
+export * from './schemas/two-factor';
 export * from './schemas/water';
 export * from './schemas/overflow';
 export * from './schemas/report';

@@ -18,7 +18,7 @@ import {
 } from '@agua/shared';
 import { loadConfig } from '../config/env';
 import { hashPassword } from '../lib/password';
-import { UsersRepository } from '../features/users/users.repository';
+import { NO_TOTP, UsersRepository } from '../features/users/users.repository';
 import { newId } from '../lib/ids';
 import pino from 'pino';
 import { describeDatabase } from '../storage/postgres/postgres-storage';
@@ -105,6 +105,7 @@ async function main(): Promise<void> {
       mustChangePassword: values['must-change-password'] ?? false,
       lastLoginMs: null,
       createdAtMs: Date.now(),
+      ...NO_TOTP,
     });
     console.log(`Usuario "${username.toLowerCase()}" creado (${role}) en ${config.databaseUrl ? describeDatabase(config.databaseUrl) : config.dataDir}.`);
   } finally {

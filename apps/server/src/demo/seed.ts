@@ -2,7 +2,7 @@ import { resolveGeometry, type Geometry, type Role, type UserStatus } from '@agu
 import { DEMO_TANKS, type DemoTank } from '@agua/simulator';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
-import type { UsersRepository } from '../features/users/users.repository';
+import { NO_TOTP, type UsersRepository } from '../features/users/users.repository';
 import type { GeometryRepository } from '../features/water/geometry.repository';
 import { newId } from '../lib/ids';
 
@@ -74,6 +74,7 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
       mustChangePassword: false,
       lastLoginMs: null,
       createdAtMs: now + i,
+      ...NO_TOTP,
     });
   }
   for (const [i, d] of DEMO_DEVICES.entries()) {

@@ -18,6 +18,8 @@ declare module 'fastify' {
     access?: Access;
     /** Reachable while the user must still change a temporary password (docs/api.md). */
     allowPendingPasswordChange?: boolean;
+    /** Reachable by a session that must turn on TOTP first (docs/security.md "Two-factor sign-in"). */
+    allowPendingTotpEnrolment?: boolean;
   }
   interface FastifyRequest {
     auth: Authenticated | null;
@@ -82,6 +84,9 @@ export function assertAccess(req: FastifyRequest, access: Exclude<Access, 'publi
   if (!auth) throw unauthorized();
   if (auth.user.mustChangePassword && !req.routeOptions.config?.allowPendingPasswordChange) {
     throw new AppError(403, 'PASSWORD_CHANGE_REQUIRED');
+  }
+  if (auth.mustEnrolTotp && !req.routeOptions.config?.allowPendingTotpEnrolment) {
+    throw new AppError(403, 'TOTP_ENROLMENT_REQUIRED');
   }
   if (access === 'session') return;
   if (access === 'admin') {

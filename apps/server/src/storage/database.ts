@@ -17,6 +17,7 @@ import * as m012 from './migrations/012-overflow-events';
 import * as m014 from './migrations/014-water-hours';
 import * as m015 from './migrations/015-reports';
 import * as m016 from './migrations/016-control';
+import * as m017 from './migrations/017-two-factor';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '014-water-hours': m014,
   '015-reports': m015,
   '016-control': m016,
+  '017-two-factor': m017,
 };
 
 export interface SqliteStorage {

@@ -17,6 +17,20 @@ export interface UsersTable {
   last_login_ms: number | null;
   created_at_ms: number;
   updated_at_ms: number;
+  /** Base32 TOTP secret once enabled (docs/security.md "Two-factor sign-in"). */
+  totp_secret: string | null;
+  /** A secret set up but not yet confirmed by a code. */
+  totp_pending_secret: string | null;
+  /** The last 30 s time step a code was accepted for: that one and older are refused. */
+  totp_last_step: number | null;
+  totp_enabled_at_ms: number | null;
+}
+
+export interface RecoveryCodesTable {
+  user_id: string;
+  /** argon2id of the normalised code: shown once, never stored readable. */
+  code_hash: string;
+  used_at_ms: number | null;
 }
 
 export interface SessionsTable {
@@ -27,6 +41,8 @@ export interface SessionsTable {
   last_used_ms: number;
   ip: string | null;
   user_agent: string | null;
+  /** Signed in while the user's role required TOTP they had not enabled: gated until they do. */
+  must_enrol_totp: Generated<number>;
 }
 
 export interface LoginFailuresTable {
@@ -408,6 +424,7 @@ export interface BrokerCredentialsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  recovery_codes: RecoveryCodesTable;
   login_failures: LoginFailuresTable;
   devices: DevicesTable;
   readings: ReadingsTable;

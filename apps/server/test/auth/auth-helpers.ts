@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import type { Role, User, UserStatus } from '@agua/shared';
 import { hashPassword } from '../../src/lib/password';
 import { newId } from '../../src/lib/ids';
+import { NO_TOTP } from '../../src/features/users/users.repository';
 import { ISO_Z, loginCookie } from '../helpers/api';
 import { DEMO_PASSWORDS, type TestServer } from '../helpers/server';
 import { serverCommand } from '../helpers/server-bundle';
@@ -32,7 +33,7 @@ export const ROLE_PERMISSIONS_EXPECTED: Record<Role, string[]> = {
 /** Asserts the `User` shape of docs/api.md exactly (no extra keys, no hashes). */
 export function expectUserShape(user: User, expected: { username: string; role: Role }): void {
   expect(Object.keys(user).sort()).toEqual(
-    ['email', 'id', 'lastLogin', 'mustChangePassword', 'name', 'permissions', 'role', 'status', 'username'].sort(),
+    ['email', 'id', 'lastLogin', 'mustChangePassword', 'mustEnrolTotp', 'name', 'permissions', 'role', 'status', 'totpEnabled', 'username'].sort(),
   );
   expect(user.username).toBe(expected.username);
   expect(user.role).toBe(expected.role);
@@ -70,6 +71,7 @@ export async function createUser(s: TestServer, u: NewUser): Promise<string> {
     mustChangePassword: u.mustChangePassword ?? false,
     lastLoginMs: null,
     createdAtMs: Date.now(),
+    ...NO_TOTP,
   });
   return id;
 }

@@ -8,7 +8,7 @@ import { GATE_2, gateMsg, openLive, postTelemetry } from '../helpers/protocol';
 import { ackHttp, auditPage, expectApiError, getCommand, issueCommand, issueOk, jsonOf, login, loginCookie } from '../helpers/api';
 
 
-const USER_KEYS = ['email', 'id', 'lastLogin', 'mustChangePassword', 'name', 'permissions', 'role', 'status', 'username'];
+const USER_KEYS = ['email', 'id', 'lastLogin', 'mustChangePassword', 'mustEnrolTotp', 'name', 'permissions', 'role', 'status', 'totpEnabled', 'username'];
 const PERMISSIONS = { admin: ['delete', 'manage_devices', 'manage_users', 'read', 'write'], operator: ['read', 'write'], viewer: ['read'] };
 const MSG_CHANGE = 'Debe cambiar su contraseña antes de continuar.';
 const ENV = { DEVICE_RATE_LIMIT: '0', LOGIN_MAX_FAILURES_PER_USER: '1000', LOGIN_MAX_FAILURES_PER_ADDRESS: '1000' };

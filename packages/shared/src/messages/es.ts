@@ -120,6 +120,15 @@ export const ERROR_MESSAGES = {
   MASTER_PASSWORD_CURRENT_INVALID: 'La Contraseña Maestra actual no es correcta.',
   LAST_ADMIN: 'No se puede eliminar, desactivar ni degradar al último administrador activo.',
   USER_NOT_FOUND: 'Usuario no encontrado.',
+  // Two-factor sign-in and server settings (docs/security.md)
+  TOTP_REQUIRED: 'Se requiere el código de verificación',
+  TOTP_INVALID: 'Código de verificación incorrecto',
+  TOTP_ENROLMENT_REQUIRED: 'Debe activar la verificación en dos pasos antes de continuar.',
+  TOTP_ALREADY_ENABLED: 'La verificación en dos pasos ya está activada.',
+  TOTP_NOT_SET_UP: 'Primero genere el código QR de la verificación en dos pasos.',
+  TOTP_NOT_ENABLED: 'La verificación en dos pasos no está activada.',
+  TOTP_REQUIRED_BY_ROLE: 'Su rol exige la verificación en dos pasos: no puede desactivarla.',
+  SETTINGS_INVALID: 'Ajustes no válidos.',
   // Export
   NO_DATA: 'No hay lecturas para exportar en ese rango.',
   RANGE_INVALID: 'Rango de tiempo no válido: "from" debe ser anterior a "to".',

@@ -18,6 +18,8 @@ export const UserSchema = Type.Object(
     status: UserStatusSchema,
     lastLogin: Type.Union([IsoDateTime, Type.Null()]),
     mustChangePassword: Type.Boolean(),
+    totpEnabled: Type.Boolean({ description: 'Two-factor sign-in (TOTP) is on for this user.' }),
+    mustEnrolTotp: Type.Boolean({ description: "The user's role requires TOTP and it is not on: the next sign-in must enrol before anything else." }),
   },
   { title: 'User' },
 );
@@ -29,5 +31,7 @@ export const LoginBodySchema = Type.Object({
   username: Type.String({ minLength: 1, maxLength: 200 }),
   password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX_LENGTH }),
   masterPassword: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
+  totpCode: Type.Optional(Type.String({ maxLength: 32, description: 'The 6-digit code of the authenticator app (users with TOTP on).' })),
+  recoveryCode: Type.Optional(Type.String({ maxLength: 64, description: 'Instead of totpCode: one of the ten one-time recovery codes (xxxxx-xxxxx).' })),
 });
 export type LoginBody = Static<typeof LoginBodySchema>;

@@ -7,6 +7,9 @@ export const AUDIT_ACTIONS = [
   'auth.logout',
   'auth.address_refused',
   'auth.session_revoked',
+  'auth.totp_enabled',
+  'auth.totp_disabled',
+  'auth.recovery_code_used',
   'command.issued',
   'command.refused',
   'command.completed',
@@ -46,6 +49,8 @@ export const AUDIT_ACTIONS = [
   'user.deleted',
   'user.password_reset',
   'user.password_changed',
+  'user.totp_reset',
+  'settings.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditResult = 'ok' | 'denied' | 'failed';

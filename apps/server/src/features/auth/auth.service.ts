@@ -5,8 +5,10 @@ import type { EventBus } from '../../lib/event-bus';
 import { newSecret } from '../../lib/ids';
 import type { AuditService } from '../audit/audit.service';
 import type { UserRecord, UsersRepository } from '../users/users.repository';
+import type { SettingsService } from '../settings/settings.service';
 import type { LoginFailuresRepository } from './login-failures.repository';
 import { hashPassword, verifyPassword } from '../../lib/password';
+import type { SecondFactor } from './second-factor';
 import type { SessionRecord, SessionsRepository } from './sessions.repository';
 
 export const LOCKOUT_WINDOW_MS = 15 * 60 * 1000;
@@ -23,6 +25,8 @@ export interface LoginInput {
   username: string;
   password: string;
   masterPassword?: string | undefined;
+  totpCode?: string | undefined;
+  recoveryCode?: string | undefined;
 }
 
 export interface RequestOrigin {
@@ -33,6 +37,11 @@ export interface RequestOrigin {
 export interface Authenticated {
   session: SessionRecord;
   user: UserRecord;
+  /**
+   * The session began while the user's role required TOTP they had not turned on: until they do,
+   * it reaches only the routes that let them (docs/security.md "Two-factor sign-in").
+   */
+  mustEnrolTotp: boolean;
   /** The session's idle clock was reset by this request: the cookie is sent again to match. */
   touched?: boolean;
 }
@@ -57,6 +66,8 @@ export class AuthService {
     private readonly failures: LoginFailuresRepository,
     private readonly audit: AuditService,
     private readonly bus: EventBus,
+    private readonly secondFactor: SecondFactor,
+    private readonly settings: SettingsService,
     private readonly options: AuthOptions,
   ) {}
 
@@ -112,7 +123,7 @@ export class AuthService {
     });
   }
 
-  /** Checks in the order docs/api.md fixes: lockout, credentials, inactive, master password. */
+  /** Checks in the order docs/security.md fixes: lockout, credentials, inactive, master password, second factor. */
   private async attempt(input: LoginInput, from: RequestOrigin): Promise<{ user: UserRecord; token: string }> {
     const username = input.username.trim().toLowerCase();
     const now = Date.now();
@@ -131,6 +142,15 @@ export class AuthService {
         return this.fail(username, from, 'MASTER_PASSWORD_INVALID', 401, user);
       }
     }
+    if (user.totpSecret) {
+      const outcome = await this.secondFactor.check(user, input);
+      if (outcome === 'missing') return this.fail(username, from, 'TOTP_REQUIRED', 401, user);
+      if (outcome === 'invalid') return this.fail(username, from, 'TOTP_INVALID', 401, user);
+      if (outcome === 'recovery') {
+        await this.audit.record({ action: 'auth.recovery_code_used', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip: from.ip });
+      }
+    }
+    const mustEnrolTotp = !user.totpSecret && (await this.settings.totpRequiredRoles()).includes(user.role);
 
     await this.failures.clear(username, from.ip);
     const token = newSecret();
@@ -141,6 +161,7 @@ export class AuthService {
       lastUsedMs: now,
       ip: from.ip,
       userAgent: from.userAgent?.slice(0, 300) ?? null,
+      mustEnrolTotp,
     });
     await this.users.update(user.id, { lastLoginMs: now });
     await this.audit.record({ action: 'auth.login', userId: user.id, username: user.username, target: `user:${user.id}`, result: 'ok', ip: from.ip });
@@ -164,7 +185,7 @@ export class AuthService {
   private async fail(
     username: string,
     from: RequestOrigin,
-    code: 'INVALID_CREDENTIALS' | 'MASTER_PASSWORD_REQUIRED' | 'MASTER_PASSWORD_INVALID',
+    code: 'INVALID_CREDENTIALS' | 'MASTER_PASSWORD_REQUIRED' | 'MASTER_PASSWORD_INVALID' | 'TOTP_REQUIRED' | 'TOTP_INVALID',
     status: number,
     user: UserRecord | null,
   ): Promise<never> {
@@ -196,12 +217,19 @@ export class AuthService {
       await this.sessions.delete(session.id);
       return null;
     }
+    const mustEnrolTotp = await this.mustEnrol(session, user);
     if (now - session.lastUsedMs > TOUCH_EVERY_MS) {
       await this.sessions.touch(session.id, now);
       session.lastUsedMs = now;
-      return { session, user, touched: true };
+      return { session, user, mustEnrolTotp, touched: true };
     }
-    return { session, user };
+    return { session, user, mustEnrolTotp };
+  }
+
+  /** A gated session stays gated while the role still requires TOTP and it is still off. */
+  private async mustEnrol(session: SessionRecord, user: UserRecord): Promise<boolean> {
+    if (!session.mustEnrolTotp || user.totpSecret) return false;
+    return (await this.settings.totpRequiredRoles()).includes(user.role);
   }
 
   /** The user of a session that is still valid (the live socket's re-check), else null. */
@@ -210,6 +238,7 @@ export class AuthService {
     if (!session || Date.now() - session.lastUsedMs > this.options.sessionTtlMs) return null;
     const user = await this.users.findById(session.userId);
     if (!user || user.status !== 'active' || user.mustChangePassword) return null;
+    if (await this.mustEnrol(session, user)) return null;
     // A screen that stays open on the live socket is in use: its session does not idle out.
     await this.sessions.touch(sessionId, Date.now());
     return user;

@@ -6,6 +6,8 @@ export interface SessionRecord {
   userId: string;
   createdAtMs: number;
   lastUsedMs: number;
+  /** Signed in while the role required TOTP the user had not turned on (docs/security.md). */
+  mustEnrolTotp: boolean;
 }
 
 /** Server-side sessions, keyed by the SHA-256 of the cookie's token. */
@@ -22,6 +24,7 @@ export class SessionsRepository {
         last_used_ms: s.lastUsedMs,
         ip: s.ip,
         user_agent: s.userAgent,
+        must_enrol_totp: s.mustEnrolTotp ? 1 : 0,
       })
       .execute();
   }
@@ -29,13 +32,13 @@ export class SessionsRepository {
   async find(id: string): Promise<SessionRecord | null> {
     const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return null;
-    return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms) };
+    return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms), mustEnrolTotp: row.must_enrol_totp === 1 };
   }
 
   /** A user's sessions, newest first. */
   async listByUser(userId: string): Promise<Array<SessionRecord & { ip: string | null; userAgent: string | null }>> {
     const rows = await this.db.selectFrom('sessions').selectAll().where('user_id', '=', userId).orderBy('created_at_ms', 'desc').orderBy('id').execute();
-    return rows.map((row) => ({ id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms), ip: row.ip, userAgent: row.user_agent }));
+    return rows.map((row) => ({ id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms), mustEnrolTotp: row.must_enrol_totp === 1, ip: row.ip, userAgent: row.user_agent }));
   }
 
   /** The session whose public id is this (among one user's, or everyone's). */
@@ -43,7 +46,7 @@ export class SessionsRepository {
     let q = this.db.selectFrom('sessions').selectAll();
     if (userId !== undefined) q = q.where('user_id', '=', userId);
     for (const row of await q.execute()) {
-      if (publicOf(row.id) === publicId) return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms) };
+      if (publicOf(row.id) === publicId) return { id: row.id, userId: row.user_id, createdAtMs: Number(row.created_at_ms), lastUsedMs: Number(row.last_used_ms), mustEnrolTotp: row.must_enrol_totp === 1 };
     }
     return null;
   }

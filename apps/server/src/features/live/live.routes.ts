@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Sender, type WebSocket } from 'ws';
-import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type Interlock, type LiveEvent, type Reading, type WaterAnalytics } from '@agua/shared';
+import { LIVE_CLOSE_SESSION_ENDED, LIVE_HEARTBEAT_MS, LIVE_PATH, type Alarm, type Interlock, type LiveEvent, type Reading, type Role, type WaterAnalytics } from '@agua/shared';
 import type { EventBus } from '../../lib/event-bus';
 import { AppError } from '../../lib/errors';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
@@ -55,6 +55,8 @@ export interface LiveRoutesOptions {
   bypasses: () => Interlock[];
   /** A level sensor's water figures, sent with its readings (docs/water.md). */
   waterFigures: (deviceId: string) => WaterAnalytics | null;
+  /** The roles that must sign in with TOTP, as last read (the hello's `user.mustEnrolTotp`). */
+  totpRequiredRoles: () => readonly Role[];
   metrics: Metrics;
 }
 
@@ -123,7 +125,7 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
   };
   const send = (event: LiveEvent) => queue(JSON.stringify(event));
   const helloFor = (user: UserRecord) =>
-    JSON.stringify({ type: 'hello', data: { user: toUser(user), devices: opts.devices.list(), alarms: opts.openAlarms(), bypasses: opts.bypasses() } } satisfies LiveEvent);
+    JSON.stringify({ type: 'hello', data: { user: toUser(user, opts.totpRequiredRoles()), devices: opts.devices.list(), alarms: opts.openAlarms(), bypasses: opts.bypasses() } } satisfies LiveEvent);
 
   const flushReadings = () => {
     flushTimer = undefined;

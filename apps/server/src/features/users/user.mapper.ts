@@ -1,9 +1,12 @@
-import { permissionsOf, type User } from '@agua/shared';
+import { permissionsOf, type Role, type User } from '@agua/shared';
 import { iso } from '../../lib/time';
 import type { UserRecord } from './users.repository';
 
-/** The API's `User` shape of a stored user: no hash ever leaves the server. */
-export function toUser(u: UserRecord): User {
+/**
+ * The API's `User` shape of a stored user: no hash or secret ever leaves the server.
+ * `totpRequiredRoles` is the setting that decides whether the user must still enrol.
+ */
+export function toUser(u: UserRecord, totpRequiredRoles: readonly Role[]): User {
   return {
     id: u.id,
     username: u.username,
@@ -14,5 +17,7 @@ export function toUser(u: UserRecord): User {
     status: u.status,
     lastLogin: iso(u.lastLoginMs),
     mustChangePassword: u.mustChangePassword,
+    totpEnabled: u.totpSecret !== null,
+    mustEnrolTotp: u.totpSecret === null && totpRequiredRoles.includes(u.role),
   };
 }

@@ -16,7 +16,15 @@ export interface UserRecord {
   mustChangePassword: boolean;
   lastLoginMs: number | null;
   createdAtMs: number;
+  /** Two-factor sign-in (docs/security.md): the secret once enabled, one being set up, the last step accepted. */
+  totpSecret: string | null;
+  totpPendingSecret: string | null;
+  totpLastStep: number | null;
+  totpEnabledAtMs: number | null;
 }
+
+/** A new user has no two-factor sign-in yet. */
+export const NO_TOTP = { totpSecret: null, totpPendingSecret: null, totpLastStep: null, totpEnabledAtMs: null } as const;
 
 function toRecord(row: Selectable<UsersTable>): UserRecord {
   return {
@@ -31,6 +39,10 @@ function toRecord(row: Selectable<UsersTable>): UserRecord {
     mustChangePassword: row.must_change_password === 1,
     lastLoginMs: row.last_login_ms === null ? null : Number(row.last_login_ms),
     createdAtMs: Number(row.created_at_ms),
+    totpSecret: row.totp_secret,
+    totpPendingSecret: row.totp_pending_secret,
+    totpLastStep: row.totp_last_step === null ? null : Number(row.totp_last_step),
+    totpEnabledAtMs: row.totp_enabled_at_ms === null ? null : Number(row.totp_enabled_at_ms),
   };
 }
 
@@ -128,6 +140,10 @@ export class UsersRepository {
         last_login_ms: user.lastLoginMs,
         created_at_ms: user.createdAtMs,
         updated_at_ms: now,
+        totp_secret: user.totpSecret,
+        totp_pending_secret: user.totpPendingSecret,
+        totp_last_step: user.totpLastStep,
+        totp_enabled_at_ms: user.totpEnabledAtMs,
       })
       .execute()
       .catch(rethrowTaken);
@@ -144,7 +160,25 @@ export class UsersRepository {
     if (patch.masterPasswordHash !== undefined) values.master_password_hash = patch.masterPasswordHash;
     if (patch.mustChangePassword !== undefined) values.must_change_password = patch.mustChangePassword ? 1 : 0;
     if (patch.lastLoginMs !== undefined) values.last_login_ms = patch.lastLoginMs;
+    if (patch.totpSecret !== undefined) values.totp_secret = patch.totpSecret;
+    if (patch.totpPendingSecret !== undefined) values.totp_pending_secret = patch.totpPendingSecret;
+    if (patch.totpLastStep !== undefined) values.totp_last_step = patch.totpLastStep;
+    if (patch.totpEnabledAtMs !== undefined) values.totp_enabled_at_ms = patch.totpEnabledAtMs;
     await this.db.updateTable('users').set(values).where('id', '=', id).execute().catch(rethrowTaken);
+  }
+
+  /**
+   * Records a TOTP time step as used, unless that step or a newer one already was: one conditional
+   * update, so that the same code sent twice at once (to one instance or two) counts once.
+   */
+  async acceptTotpStep(id: string, step: number): Promise<boolean> {
+    const res = await this.db
+      .updateTable('users')
+      .set({ totp_last_step: step })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+      .executeTakeFirst();
+    return Number(res.numUpdatedRows) === 1;
   }
 
   async delete(id: string): Promise<void> {

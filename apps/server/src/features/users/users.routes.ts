@@ -3,6 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { CreateUserBodySchema, ResetPasswordBodySchema, UpdateUserBodySchema, UserSchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
+import type { TwoFactorService } from '../auth/two-factor.service';
+import type { SettingsService } from '../settings/settings.service';
 import { toUser } from './user.mapper';
 import type { UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
@@ -10,15 +12,26 @@ import type { UsersService } from './users.service';
 const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 
 /** User administration, for role admin exactly (docs/api.md). */
-export default async function usersRoutes(app: FastifyInstance, opts: { users: UsersRepository; service: UsersService }) {
+export interface UsersRoutesOptions {
+  users: UsersRepository;
+  service: UsersService;
+  twoFactor: TwoFactorService;
+  settings: SettingsService;
+}
+
+export default async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['users'];
   const actor = (req: FastifyRequest) => ({ user: req.auth!.user, ip: req.ip, sessionId: req.auth!.session.id });
+  const shown = async (user: Parameters<typeof toUser>[0]) => toUser(user, await opts.settings.totpRequiredRoles());
 
   r.get('/api/v1/users', {
     config: { access: 'admin' },
     schema: { tags, summary: 'Every user', security: SESSION_SECURITY, response: { 200: Type.Array(UserSchema), ...errors(401, 403) } },
-    handler: async () => (await opts.users.list()).map(toUser),
+    handler: async () => {
+      const roles = await opts.settings.totpRequiredRoles();
+      return (await opts.users.list()).map((u) => toUser(u, roles));
+    },
   });
 
   r.post('/api/v1/users', {
@@ -30,7 +43,7 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
       body: CreateUserBodySchema,
       response: { 201: UserSchema, ...errors(400, 401, 403, 409, 422) },
     },
-    handler: async (req, reply) => reply.status(201).send(toUser(await opts.service.create(req.body, actor(req)))),
+    handler: async (req, reply) => reply.status(201).send(await shown(await opts.service.create(req.body, actor(req)))),
   });
 
   r.patch('/api/v1/users/:id', {
@@ -47,7 +60,7 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
       body: UpdateUserBodySchema,
       response: { 200: UserSchema, ...errors(400, 401, 403, 404, 409, 422, 429) },
     },
-    handler: async (req) => toUser(await opts.service.patch(req.params.id, req.body, actor(req))),
+    handler: async (req) => shown(await opts.service.patch(req.params.id, req.body, actor(req))),
   });
 
   r.delete('/api/v1/users/:id', {
@@ -69,6 +82,21 @@ export default async function usersRoutes(app: FastifyInstance, opts: { users: U
       body: ResetPasswordBodySchema,
       response: { 200: UserSchema, ...errors(400, 401, 403, 404, 422) },
     },
-    handler: async (req) => toUser(await opts.service.resetPassword(req.params.id, req.body.password, actor(req))),
+    handler: async (req) => shown(await opts.service.resetPassword(req.params.id, req.body.password, actor(req))),
+  });
+
+  r.delete('/api/v1/users/:id/totp', {
+    config: { access: 'manage_users' },
+    schema: {
+      tags,
+      summary: "Turns a user's TOTP off (a lost phone): their recovery codes are deleted and their sessions end (audited user.totp_reset)",
+      security: SESSION_SECURITY,
+      params: Params,
+      response: { 204: Type.Null(), ...errors(401, 403, 404) },
+    },
+    handler: async (req, reply) => {
+      await opts.twoFactor.reset(req.params.id, actor(req));
+      return reply.status(204).send(null);
+    },
   });
 }

@@ -3,7 +3,7 @@ import { conflict, notFound, unprocessable } from '../../lib/errors';
 import { newId } from '../../lib/ids';
 import type { AuditService } from '../audit/audit.service';
 import { hashPassword } from '../../lib/password';
-import type { UserRecord, UsersRepository } from './users.repository';
+import { NO_TOTP, type UserRecord, type UsersRepository } from './users.repository';
 
 export interface CreateUserInput {
   username: string;
@@ -68,6 +68,7 @@ export class UsersService {
       mustChangePassword: true,
       lastLoginMs: null,
       createdAtMs: Date.now(),
+      ...NO_TOTP,
     };
     await this.repo.insert(user);
     await this.record('user.created', user, actor, { role: user.role });

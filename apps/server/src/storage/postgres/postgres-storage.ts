@@ -13,6 +13,7 @@ import * as p007 from './migrations/007-overflow-events';
 import * as p009 from './migrations/009-water-hours';
 import * as p010 from './migrations/010-reports';
 import * as p011 from './migrations/011-control';
+import * as p012 from './migrations/012-two-factor';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '009-water-hours': p009,
   '010-reports': p010,
   '011-control': p011,
+  '012-two-factor': p012,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
