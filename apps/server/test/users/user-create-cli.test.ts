@@ -59,3 +59,32 @@ describe('user:create', () => {
     expect(await usernames(r.dataDir)).toEqual([]);
   });
 });
+
+describe('user:totp-reset', () => {
+  const reset = async (dataDir: string, username: string) => {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/user-totp-reset.ts', '--username', username], {
+        env: { ...process.env, ...(await testDatabaseEnv(dataDir)), DATA_DIR: dataDir },
+      });
+      return { code: 0, output: stdout + stderr };
+    } catch (err) {
+      const e = err as { code: number; stdout: string; stderr: string };
+      return { code: e.code, output: e.stdout + e.stderr };
+    }
+  };
+
+  it('turns a user’s TOTP off from the machine (the only admin with a lost phone), audited; an unknown user is an error', async () => {
+    const created = await userCreate(['--username', 'jefa', '--name', 'Jefa', '--email', 'jefa@test.example', '--role', 'viewer'], 'clave-segura-123');
+    expect(created.code).toBe(0);
+    const unknown = await reset(created.dataDir, 'nadie');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.output).toMatch(/el usuario "nadie" no existe/);
+    const done = await reset(created.dataDir, 'jefa');
+    expect(done.code).toBe(0);
+    expect(done.output).toMatch(/desactivada para "jefa"/);
+    const trail = await storedRows<{ action: string; details_json: string }>(created.dataDir, "SELECT action, details_json FROM audit_events WHERE action = 'user.totp_reset'");
+    expect(trail).toHaveLength(1);
+    expect(JSON.parse(trail[0]!.details_json)).toMatchObject({ username: 'jefa', by: 'cli' });
+  });
+});
+
