@@ -219,18 +219,7 @@ export class CommandsService {
    */
   async issue(user: UserRecord, deviceId: string, input: IssueInput | RemoteIssue, ip: string, routed = false): Promise<IssueResult> {
     const { command } = input;
-    const refuse = async (err: AppError, interlockIds?: string[]): Promise<never> => {
-      await this.audit.record({
-        action: 'command.refused',
-        userId: user.id,
-        username: user.username,
-        target: `device:${deviceId}`,
-        result: 'denied',
-        ip,
-        details: { command, code: err.code, ...(interlockIds ? { interlockIds } : {}) },
-      });
-      throw err;
-    };
+    const refuse = this.refuser(user, deviceId, ip, { command });
     if (!can(user, 'write')) return refuse(forbidden());
     const device = this.devices.get(deviceId);
     if (!device || device.retiredAtMs !== null) return refuse(notFound('DEVICE_NOT_FOUND'));
@@ -265,25 +254,16 @@ export class CommandsService {
     if (current && command !== 'detener') return refuse(new AppError(409, 'COMMAND_IN_PROGRESS', { commandId: current.id }));
 
     const now = Date.now();
-    const record: CommandRecord = {
-      id: newId('cmd'),
+    const record = newCommandRecord(now, {
       deviceId,
       command,
       status: verdict.requires.approval ? 'awaiting_approval' : 'pending',
       issuedBy: { id: user.id, username: user.username, name: user.name },
-      issuedAtMs: now,
-      expiresAtMs: now,
-      deliveredAtMs: null,
-      handedOutAtMs: null,
-      completedAtMs: null,
-      message: null,
       comment,
-      approvedBy: null,
-      approvedAtMs: null,
       approvalExpiresAtMs: verdict.requires.approval ? now + this.opts.approvalTimeoutS * 1000 : null,
       overrides: verdict.overrides,
       scheduleId: null,
-    };
+    });
     // A later command accepted for the device supersedes one waiting for approval.
     await this.supersedeAwaiting(deviceId, now);
     // A person took the gate from its schedule: the planned close-after is cancelled.
@@ -354,25 +334,7 @@ export class CommandsService {
     const current = this.inFlight.get(deviceId);
     if (current) return refused('COMMAND_IN_PROGRESS');
     const now = Date.now();
-    const record: CommandRecord = {
-      id: newId('cmd'),
-      deviceId,
-      command,
-      status: 'pending',
-      issuedBy: null,
-      issuedAtMs: now,
-      expiresAtMs: now,
-      deliveredAtMs: null,
-      handedOutAtMs: null,
-      completedAtMs: null,
-      message: null,
-      comment: null,
-      approvedBy: null,
-      approvedAtMs: null,
-      approvalExpiresAtMs: null,
-      overrides: verdict.overrides,
-      scheduleId,
-    };
+    const record = newCommandRecord(now, { deviceId, command, status: 'pending', issuedBy: null, comment: null, approvalExpiresAtMs: null, overrides: verdict.overrides, scheduleId });
     let claimed = true;
     await this.supersedeAwaiting(deviceId, now);
     await this.send(record, now, (r) =>
@@ -385,23 +347,16 @@ export class CommandsService {
       if (!(err instanceof ClaimTaken)) throw err;
     });
     if (!claimed) return { sent: false, reason: null };
-    await this.audit.record({
-      action: 'command.issued',
-      userId: null,
-      username: null,
-      target: `device:${deviceId}`,
-      result: 'ok',
-      ip: null,
-      details: { command, commandId: record.id, status: record.status, comment: null, overrides: record.overrides, scheduleId },
-    });
+    await this.auditIssued(record, null, null);
     return { sent: true, commandId: record.id };
   }
 
-  private async auditIssued(c: CommandRecord, user: UserRecord, ip: string): Promise<void> {
+  /** `command.issued`, by a person or (no user, no address) by a schedule. */
+  private async auditIssued(c: CommandRecord, user: UserRecord | null, ip: string | null): Promise<void> {
     await this.audit.record({
       action: 'command.issued',
-      userId: user.id,
-      username: user.username,
+      userId: user?.id ?? null,
+      username: user?.username ?? null,
       target: `device:${c.deviceId}`,
       result: 'ok',
       ip,
@@ -418,18 +373,7 @@ export class CommandsService {
     const c = await this.awaiting(user, commandId, true);
     const holder = routed ? null : (this.router?.holderOf(c.deviceId) ?? null);
     if (holder !== null) return this.router!.approveOn(holder, { userId: user.id, commandId, ...(comment !== undefined ? { comment } : {}), ip });
-    const refuse = async (err: AppError, interlockIds?: string[]): Promise<never> => {
-      await this.audit.record({
-        action: 'command.refused',
-        userId: user.id,
-        username: user.username,
-        target: `device:${c.deviceId}`,
-        result: 'denied',
-        ip,
-        details: { command: c.command, commandId, approval: true, code: err.code, ...(interlockIds ? { interlockIds } : {}) },
-      });
-      throw err;
-    };
+    const refuse = this.refuser(user, c.deviceId, ip, { command: c.command, commandId, approval: true });
     const device = this.devices.get(c.deviceId);
     if (!device || device.retiredAtMs !== null || !device.enabled || !this.devices.isOnline(c.deviceId)) return refuse(new AppError(409, 'DEVICE_OFFLINE'));
     const verdict = await this.opts.guard.verdict(c.deviceId, c.command);
@@ -450,6 +394,22 @@ export class CommandsService {
       details: { command: c.command, commandId, issuedBy: c.issuedBy?.username ?? null, comment: comment?.trim() || null },
     });
     return toCommand(c);
+  }
+
+  /** A refusal of a person's command or approval: audited `command.refused` with its code and the interlocks that failed, then thrown. */
+  private refuser(user: UserRecord, deviceId: string, ip: string, details: Record<string, unknown>) {
+    return async (err: AppError, interlockIds?: string[]): Promise<never> => {
+      await this.audit.record({
+        action: 'command.refused',
+        userId: user.id,
+        username: user.username,
+        target: `device:${deviceId}`,
+        result: 'denied',
+        ip,
+        details: { ...details, code: err.code, ...(interlockIds ? { interlockIds } : {}) },
+      });
+      throw err;
+    };
   }
 
   /** Any user with write, the issuer included, rejects a two-person command: it is never sent. */
@@ -687,3 +647,22 @@ function parseAck(body: unknown): CommandAck {
     ...(b.state !== undefined ? { state: b.state as GateState } : {}),
   };
 }
+
+type NewCommandFields = Pick<CommandRecord, 'deviceId' | 'command' | 'status' | 'issuedBy' | 'comment' | 'approvalExpiresAtMs' | 'overrides' | 'scheduleId'>;
+
+/** A command as first stored: nothing delivered, completed or approved yet. */
+function newCommandRecord(now: number, fields: NewCommandFields): CommandRecord {
+  return {
+    id: newId('cmd'),
+    ...fields,
+    issuedAtMs: now,
+    expiresAtMs: now,
+    deliveredAtMs: null,
+    handedOutAtMs: null,
+    completedAtMs: null,
+    message: null,
+    approvedBy: null,
+    approvedAtMs: null,
+  };
+}
+
