@@ -39,6 +39,10 @@ import interlockRoutes from './features/interlocks/interlocks.routes';
 import scheduleRoutes from './features/schedules/schedules.routes';
 import { createSchedules, type SchedulesModule } from './features/schedules/schedules.module';
 import { createInterlocks, type InterlocksModule } from './features/interlocks/interlocks.module';
+import { createSites, type SitesModule } from './features/sites/sites.module';
+import { SitesRepository } from './features/sites/sites.repository';
+import siteRoutes from './features/sites/sites.routes';
+import synopticRoutes from './features/sites/synoptic.routes';
 import { REPORT_SCHEDULE_EVERY_MS } from './features/reports/report-scheduler';
 import { REPORT_RUNS_EVERY_MS } from './features/reports/report-runner';
 import { OVERFLOW_FLUSH_EVERY_MS } from './features/overflows/overflow-recorder';
@@ -115,6 +119,7 @@ export interface ServerModules {
   water: WaterModule;
   overflows: OverflowsModule;
   reports: ReportsModule;
+  sites: SitesModule;
 }
 
 /** A built server: the Fastify instance, and what else its starter and tests need of it. */
@@ -206,6 +211,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     demo: config.demo,
     version: config.version,
     alarmShelveCritical: config.alarmShelveCritical,
+    map: config.map,
     storageHealthy: async () => {
       try {
         await storage.ping();
@@ -219,14 +225,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     mqtt: mqtt.transport,
   });
   await app.register(authRoutes, { auth: auth.auth, twoFactor: auth.twoFactor, settings: auth.settings, cookieSecure: config.cookieSecure, sessionTtlH: config.sessionTtlH, ...(allowedFrom ? { allowedFrom, addressRefused } : {}) });
-  await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin });
+  // `?siteId=` on the lists and exports (docs/sites.md): the site's devices, 404 SITE_NOT_FOUND for an unknown site.
+  const siteDeviceIds = (siteId: string) => modules.sites.sites.deviceIdsOf(siteId);
+  await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin, siteDeviceIds });
   await app.register(commandsRoutes, { commands: commands.service });
   await app.register(usersRoutes, { users: auth.users, service: auth.usersService, twoFactor: auth.twoFactor, settings: auth.settings });
   await app.register(settingsRoutes, { settings: auth.settings });
   await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });
-  await app.register(historyRoutes, { history: modules.history.service, waterColumns: exportWaterColumns(modules.water.geometry) });
-  await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service });
+  await app.register(historyRoutes, { history: modules.history.service, waterColumns: exportWaterColumns(modules.water.geometry), siteDeviceIds });
+  await app.register(alarmsRoutes, { rules: alarms.rules, alarms: alarms.service, devices: devices.service, siteDeviceIds });
   await app.register(notificationsRoutes, { notifications: notifications.service });
   await app.register(waterRoutes, { geometry: modules.water.geometry, analytics: modules.water.analytics, daily: modules.water.daily });
   await app.register(overflowRoutes, { overflows: modules.overflows.service });
@@ -239,6 +247,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   await app.register(scheduleRoutes, { schedules: modules.schedules.service });
+  await app.register(siteRoutes, { sites: modules.sites.sites });
+  await app.register(synopticRoutes, { synoptics: modules.sites.synoptics });
   await app.register(liveRoutes, {
     bus: member?.feed ?? modules.bus,
     auth: auth.auth,
@@ -377,7 +387,9 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const audit = createAudit({ db, collapseWindowMs: config.auditCollapseWindowMs, log });
   const auth = createAuth({ config, db, settings, audit: audit.service, bus });
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
-  const devices = await createDevices({ config, storage, settings, users: auth.users, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
+  // Before the devices: the demo seed stores its sites there (the sites feature itself comes after the devices).
+  const siteStore = new SitesRepository(db);
+  const devices = await createDevices({ config, storage, settings, users: auth.users, demoSites: siteStore, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const history = createHistory({ config, storage, devices: devices.service, log });
   // Before the alarms: a level sensor's rules start from its crest, and its water alarms read its figures and spills.
   const readingBatches = (deviceId: string, range: { fromMs: number; toMs: number }) => history.service.exportRows(deviceId, range);
@@ -494,6 +506,22 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
         alarms.rules.forget(deviceId);
       },
     },
+    sites: { exists: async (siteId) => (await siteStore.find(siteId)) !== null },
+  });
+  const liveDevice = (id: string) => {
+    const d = devices.service.get(id);
+    return d && d.retiredAtMs === null ? d : undefined;
+  };
+  const sites = createSites({
+    db,
+    repo: siteStore,
+    devices: {
+      idsOf: (siteId) => devices.service.listRecords().filter((d) => d.siteId === siteId).map((d) => d.id),
+      detach: (siteId, actor) => deviceAdmin.detachSite(siteId, actor),
+    },
+    typeOf: (id) => liveDevice(id)?.type,
+    audit: audit.service,
+    bus,
   });
   const notifications = await createNotifications({
     config,
@@ -552,5 +580,5 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
     log,
   });
   measureLevels(metrics, { commands: commands.repo, notifications: notifications.service, mqtt: mqtt.transport, alarmEngine: alarms.engine, member });
-  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, interlocks, commands, schedules, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports };
+  return { storage, storageServices, cluster, bus, metrics, audit, auth, devices, writer, alarms, telemetry, interlocks, commands, schedules, gateway, mqtt, history, deviceAdmin, notifications, water, overflows, reports, sites };
 }

@@ -30,6 +30,8 @@ export * from './schemas/report';
 export * from './schemas/interlock';
 export * from './control/interlocks';
 export * from './schemas/schedule';
+export * from './schemas/site';
+export * from './sites/sites';
 export * from './control/schedules';
 export * from './reports/reports';
 export * from './reports/report-periods';

@@ -87,6 +87,8 @@ export interface Config {
    * holding this server's queued messages.
    */
   instanceId: string | null;
+  /** The map's tiles (MAP_TILE_URL, http(s) with {z}, {x} and {y}) and their credit (MAP_ATTRIBUTION); null: a map without tiles. */
+  map: { tileUrl: string | null; attribution: string | null };
   version: string;
 }
 
@@ -201,6 +203,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     metricsPort: env.METRICS_PORT?.trim() ? int(env, 'METRICS_PORT', 0, 0, 65535) : null,
     metricsToken: metricsTokenOf(env.METRICS_TOKEN),
     instanceId: instanceIdOf(env),
+    map: { tileUrl: mapTileUrlOf(env.MAP_TILE_URL), attribution: env.MAP_ATTRIBUTION?.trim() || null },
     version: env.npm_package_version ?? '0.1.0',
     ...overrides,
   };
@@ -289,6 +292,21 @@ function instanceIdOf(env: Env): string | null {
   if (!given) return null;
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(given)) throw new ConfigError(`INSTANCE_ID may hold letters, digits, '.', '_' and '-' (up to 64), got "${given}"`);
   return given;
+}
+
+/**
+ * The tile server of the sites' map (docs/sites.md): browsers fetch the tiles themselves, so the
+ * address must be one they can open — http(s), with the {z}, {x} and {y} they fill in.
+ */
+function mapTileUrlOf(raw: string | undefined): string | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  const example = 'such as https://tile.example/{z}/{x}/{y}.png';
+  const url = urlOf(value.replace(/\{[a-z]\}/g, '0'), `MAP_TILE_URL must be a tile address ${example}, got "${value}"`);
+  if (!['http:', 'https:'].includes(url.protocol) || !url.hostname) throw new ConfigError(`MAP_TILE_URL must start with http:// or https:// and name a host, ${example}`);
+  const missing = ['{z}', '{x}', '{y}'].filter((p) => !value.includes(p));
+  if (missing.length > 0) throw new ConfigError(`MAP_TILE_URL must hold ${missing.join(', ')} (${example}), got "${value}"`);
+  return value;
 }
 
 function publicUrlOf(raw: string | undefined): string | null {

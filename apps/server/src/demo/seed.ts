@@ -47,20 +47,47 @@ function demoTank(deviceId: string): DemoTank {
   return tank;
 }
 
-type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings'>;
+type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings' | 'siteId'>;
+
+/** A site as the seed stores it (the sites feature's record, named here so that the seed needs no feature but devices). */
+export interface DemoSiteRecord {
+  id: string;
+  name: string;
+  parentId: string | null;
+  lat: number | null;
+  lon: number | null;
+  address: string | null;
+  createdAtMs: number;
+  updatedAtMs: number;
+}
+
+/** Where the seed stores its sites (the sites repository). */
+export interface DemoSiteStore {
+  insert(site: DemoSiteRecord): Promise<void>;
+}
+
+/**
+ * The seed's two sites (docs/sites.md): the wastewater overflow and the clean-water reserve, a
+ * couple of kilometres apart in Madrid, each with its level sensor and its gate.
+ */
+export const DEMO_SITES: readonly Omit<DemoSiteRecord, 'createdAtMs' | 'updatedAtMs'>[] = [
+  { id: 'site_desbordamiento', name: 'Desbordamiento Aguas Residuales', parentId: null, lat: 40.4086, lon: -3.6921, address: 'Camino del Canal de Desagüe, Madrid' },
+  { id: 'site_reserva_limpia', name: 'Reserva Agua Limpia', parentId: null, lat: 40.4251, lon: -3.7145, address: 'Paseo del Depósito, Madrid' },
+];
 
 /** The seed's four devices (docs/product.md "Seed devices"). */
 export const DEMO_DEVICES: readonly DemoDevice[] = [
-  { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: demoTank('esp32_nivel_01').maxLevel } },
-  { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: demoTank('esp32_nivel_02').maxLevel } },
-  { id: 'esp32_compuerta_01', name: 'Compuerta Canal A', location: 'Salida de Desbordamiento', type: 'motorized_gate', waterType: null, settings: {} },
-  { id: 'esp32_compuerta_02', name: 'Compuerta Tanque Limpio', location: 'Entrada Tanque Limpio', type: 'motorized_gate', waterType: null, settings: {} },
+  { id: 'esp32_nivel_01', name: 'Sensor Nivel Agua Residual', location: 'Desbordamiento Principal', type: 'level_sensor', waterType: 'residual', settings: { maxLevel: demoTank('esp32_nivel_01').maxLevel }, siteId: 'site_desbordamiento' },
+  { id: 'esp32_nivel_02', name: 'Sensor Nivel Agua Limpia', location: 'Tanque de Reserva', type: 'level_sensor', waterType: 'clean', settings: { maxLevel: demoTank('esp32_nivel_02').maxLevel }, siteId: 'site_reserva_limpia' },
+  { id: 'esp32_compuerta_01', name: 'Compuerta Canal A', location: 'Salida de Desbordamiento', type: 'motorized_gate', waterType: null, settings: {}, siteId: 'site_desbordamiento' },
+  { id: 'esp32_compuerta_02', name: 'Compuerta Tanque Limpio', location: 'Entrada Tanque Limpio', type: 'motorized_gate', waterType: null, settings: {}, siteId: 'site_reserva_limpia' },
 ];
 
-/** Fills an empty database with the demo accounts and devices; does nothing otherwise. */
-export async function seedDemo(users: UsersRepository, devices: DevicesRepository, keyPepper: string): Promise<boolean> {
+/** Fills an empty database with the demo accounts, sites and devices; does nothing otherwise. */
+export async function seedDemo(users: UsersRepository, devices: DevicesRepository, sites: DemoSiteStore, keyPepper: string): Promise<boolean> {
   if ((await users.count()) > 0 || (await devices.count()) > 0) return false;
   const now = Date.now();
+  for (const site of DEMO_SITES) await sites.insert({ ...site, createdAtMs: now, updatedAtMs: now });
   for (const [i, u] of DEMO_USERS.entries()) {
     await users.insert({
       id: newId('usr'),

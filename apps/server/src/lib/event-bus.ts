@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Alarm, AlarmRule, Command, Device, Interlock, OverflowEvent, Reading, ReportRun, Schedule, ScheduleRun } from '@agua/shared';
+import type { Alarm, AlarmRule, Command, Device, Interlock, OverflowEvent, Reading, ReportRun, Schedule, ScheduleRun, Site } from '@agua/shared';
 
 /**
  * In-process events between features. The live socket turns some of them into frames; the
@@ -28,6 +28,10 @@ export interface InternalEvents {
   'schedule.updated': Schedule;
   'schedule.removed': { id: string };
   'schedule.run': ScheduleRun;
+  /** A site created or changed, or removed; a new version of a site's synoptic (docs/sites.md). */
+  'site.updated': Site;
+  'site.removed': { id: string };
+  'synoptic.updated': { siteId: string; version: number };
   /** A rule was edited (the alarm engine evaluates the device again, or suppresses the rule's alarm). */
   'alarm_rule.updated': { deviceId: string; rule: AlarmRule };
   /** A device's stored record was created or changed here (other instances load it again). */

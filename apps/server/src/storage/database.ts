@@ -18,6 +18,7 @@ import * as m014 from './migrations/014-water-hours';
 import * as m015 from './migrations/015-reports';
 import * as m016 from './migrations/016-control';
 import * as m017 from './migrations/017-two-factor';
+import * as m018 from './migrations/018-sites';
 import type { Database } from './schema';
 
 /** Versioned migrations, applied in name order at start. */
@@ -38,6 +39,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '015-reports': m015,
   '016-control': m016,
   '017-two-factor': m017,
+  '018-sites': m018,
 };
 
 export interface SqliteStorage {

@@ -72,8 +72,37 @@ export interface DevicesTable {
   reading_status: string | null;
   reading_ts_ms: number | null;
   reading_raw_num: number | null;
+  /** The site it belongs to (docs/sites.md); null: none. */
+  site_id: string | null;
   created_at_ms: number;
   updated_at_ms: number;
+}
+
+/** A place devices belong to (docs/sites.md); `name_key` is the name folded, unique. */
+export interface SitesTable {
+  id: string;
+  name: string;
+  name_key: string;
+  parent_id: string | null;
+  lat: number | null;
+  lon: number | null;
+  address: string | null;
+  created_at_ms: number;
+  updated_at_ms: number;
+}
+
+/** Every saved version of a site's synoptic drawing; (site_id, version) is the key a stale save collides with. */
+export interface SynopticVersionsTable {
+  site_id: string;
+  version: number;
+  width: number;
+  height: number;
+  /** JSON: {kind:'grid'} or {kind:'svg', svg} (the sanitised SVG). */
+  background_json: string;
+  items_json: string;
+  created_at_ms: number;
+  /** JSON {id, username, name} of who saved it. */
+  created_by_json: string | null;
 }
 
 export interface ReadingsTable {
@@ -452,4 +481,6 @@ export interface Database {
   report_definitions: ReportDefinitionsTable;
   report_runs: ReportRunsTable;
   report_files: ReportFilesTable;
+  sites: SitesTable;
+  synoptic_versions: SynopticVersionsTable;
 }

@@ -66,7 +66,7 @@ describe('shelving a Crítica alarm, ALARM_SHELVE_CRITICAL=admin', () => {
   it('the public configuration says admin, and nothing else was added to it', async () => {
     const config = await t.config();
     expect(config).toMatchObject({ alarmShelveCritical: 'admin' });
-    expect(Object.keys(config).sort()).toEqual(['alarmShelveCritical', 'demo', 'timezone', 'version']);
+    expect(Object.keys(config).sort()).toEqual(['alarmShelveCritical', 'demo', 'map', 'timezone', 'version']);
   });
 
   it('an operator gets 403 SHELVE_CRITICAL_FORBIDDEN in Spanish, audited as denied; the alarm stays active', async () => {

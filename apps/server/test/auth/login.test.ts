@@ -260,11 +260,12 @@ describe('sign-in', () => {
   });
 
   describe('public configuration', () => {
-    it('GET /api/v1/config answers {demo, version, alarmShelveCritical, timezone} and nothing else', async () => {
+    it('GET /api/v1/config answers {demo, version, alarmShelveCritical, timezone, map} and nothing else', async () => {
       const res = await s.fetch('/api/v1/config');
       expect(res.status).toBe(200);
       const body = (await res.json()) as Record<string, unknown>;
-      expect(Object.keys(body).sort()).toEqual(['alarmShelveCritical', 'demo', 'timezone', 'version']);
+      expect(Object.keys(body).sort()).toEqual(['alarmShelveCritical', 'demo', 'map', 'timezone', 'version']);
+      expect(body.map).toEqual({ tileUrl: null, attribution: null });
       expect(body.timezone).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
       expect(body.demo).toBe(true);
       expect(body.alarmShelveCritical).toBe('write');

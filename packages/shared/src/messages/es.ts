@@ -133,6 +133,14 @@ export const ERROR_MESSAGES = {
   NO_DATA: 'No hay lecturas para exportar en ese rango.',
   RANGE_INVALID: 'Rango de tiempo no válido: "from" debe ser anterior a "to".',
   TIME_OUT_OF_RANGE: 'Fecha fuera del intervalo admitido: entre los años 0000 y 9999 (UTC).',
+  // Sites
+  SITE_NOT_FOUND: 'Sitio no encontrado.',
+  SITE_INVALID: 'Sitio no válido.',
+  SITE_NAME_TAKEN: 'Ya existe un sitio con ese nombre.',
+  SITE_HAS_CHILDREN: 'El sitio tiene sitios dentro: muévalos o elimínelos primero.',
+  SYNOPTIC_INVALID: 'Sinóptico no válido.',
+  SYNOPTIC_VERSION_NOT_FOUND: 'Versión del sinóptico no encontrada.',
+  SVG_TOO_LARGE: 'El fondo SVG supera los 2 MB.',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

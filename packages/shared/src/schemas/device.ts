@@ -85,6 +85,8 @@ export const DeviceSchema = Type.Object(
     reading: Type.Union([ReadingSchema, Type.Null()]),
     /** Volume, fill, net flow and forecasts of a level sensor with a shape; null otherwise. */
     analytics: Type.Union([WaterAnalyticsSchema, Type.Null()]),
+    /** The site it belongs to (docs/sites.md); null: none. */
+    siteId: Type.Union([Type.String(), Type.Null()]),
   },
   { title: 'Device' },
 );

@@ -4,6 +4,7 @@ import type { Interlock } from './interlock';
 import type { Schedule, ScheduleRun } from './schedule';
 import type { OverflowEvent } from './overflow';
 import type { ReportRun } from './report';
+import type { Site } from './site';
 import type { User } from './user';
 import type { WaterAnalytics } from '../water/analytics';
 
@@ -30,6 +31,11 @@ export interface LiveEventMap {
   'schedule.updated': Schedule;
   'schedule.removed': { id: string };
   'schedule.run': ScheduleRun;
+  /** A site created or changed, or removed (docs/sites.md); a device moved between sites is a device.updated. */
+  'site.updated': Site;
+  'site.removed': { id: string };
+  /** A new version of a site's synoptic was saved: clients showing it load it again. */
+  'synoptic.updated': { siteId: string; version: number };
   /**
    * Sent every LIVE_HEARTBEAT_MS whatever else happens: a client that has heard nothing for
    * LIVE_SILENCE_MS knows its link is dead (a half-open TCP connection says nothing) and shows

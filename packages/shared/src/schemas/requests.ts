@@ -97,6 +97,8 @@ export const UpdateDeviceBodySchema = Type.Object(
     location: Type.Optional(DeviceLocationSchema),
     waterType: Type.Optional(Type.Union([WaterTypeSchema, Type.Null()])),
     config: Type.Optional(DeviceConfigInputSchema),
+    /** The site it belongs to, null for none (docs/sites.md); an unknown one is 422 SITE_INVALID. */
+    siteId: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
   },
   { additionalProperties: false },
 );

@@ -31,7 +31,11 @@ export interface AlarmsRoutesOptions {
   rules: AlarmRulesService;
   alarms: AlarmsService;
   devices: DevicesService;
+  /** The devices of a site (404 SITE_NOT_FOUND for an unknown one): `?siteId=` (docs/sites.md). */
+  siteDeviceIds(siteId: string): Promise<string[]>;
 }
+
+const SiteIdQuery = Type.String({ maxLength: 64, description: "only alarms of the site's devices (404 SITE_NOT_FOUND for an unknown site)" });
 
 function decodeCursor(cursor: string): { raisedAtMs: number; id: string } {
   const { ms, id } = decodeTimeIdCursor(cursor);
@@ -131,18 +135,23 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
         priority: Type.Optional(Type.Integer({ minimum: 1, maximum: 4 })),
         limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
         cursor: Type.Optional(Type.String({ maxLength: 200 })),
+        siteId: Type.Optional(SiteIdQuery),
       }),
-      response: { 200: Page(AlarmSchema), ...errors(400, 401, 403) },
+      response: { 200: Page(AlarmSchema), ...errors(400, 401, 403, 404) },
     },
     handler: async (req) => {
-      const { state, from, to, deviceId, priority, limit, cursor } = req.query;
+      const { state, from, to, deviceId, priority, limit, cursor, siteId } = req.query;
       const range = parseRange(from, to);
+      const ofSite = siteId === undefined ? undefined : await opts.siteDeviceIds(siteId);
       if (state === 'open' && [from, to, deviceId, priority, cursor].every((v) => v === undefined)) {
-        return { items: opts.alarms.open(), nextCursor: null };
+        const open = opts.alarms.open();
+        return { items: ofSite ? open.filter((a) => ofSite.includes(a.deviceId)) : open, nextCursor: null };
       }
+      if (ofSite?.length === 0) return { items: [], nextCursor: null };
       const rows = await opts.alarms.page({
         ...range,
         ...(deviceId !== undefined ? { deviceId } : {}),
+        ...(ofSite ? { deviceIds: ofSite } : {}),
         ...(priority !== undefined ? { priority } : {}),
         ...(state !== undefined ? { states: statesOf(state)! } : {}),
         ...(cursor !== undefined ? { after: decodeCursor(cursor) } : {}),
@@ -240,22 +249,38 @@ export default async function alarmsRoutes(app: FastifyInstance, opts: AlarmsRou
       description:
         'total; perTenMinutes {max, mean} over every 10-minute window of the range, empty ones included; floods = windows with more than 10; top = the 10 most frequent rules; chattering = rules raised 3 or more times within one minute (count = most within a minute); standing = alarms open more than 24 h now; meanTimeToAckS over the acknowledged ones (null if none).',
       security: SESSION_SECURITY,
-      querystring: Type.Object({ from: Type.Optional(RequestTime('inclusive')), to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')) }),
-      response: { 200: AlarmStatsSchema, ...errors(400, 401, 403) },
+      querystring: Type.Object({
+        from: Type.Optional(RequestTime('inclusive')),
+        to: Type.Optional(RequestTime('exclusive; from must be before to (400 RANGE_INVALID)')),
+        siteId: Type.Optional(SiteIdQuery),
+      }),
+      response: { 200: AlarmStatsSchema, ...errors(400, 401, 403, 404) },
     },
-    handler: async (req) => opts.alarms.stats(closedRange(parseRange(req.query.from, req.query.to), STATS_DEFAULT_SPAN_MS, Date.now())),
+    handler: async (req) => {
+      const range = closedRange(parseRange(req.query.from, req.query.to), STATS_DEFAULT_SPAN_MS, Date.now());
+      const ofSite = req.query.siteId === undefined ? undefined : await opts.siteDeviceIds(req.query.siteId);
+      return opts.alarms.stats(range, Date.now(), ofSite);
+    },
   });
 
   const ExportQuery = Type.Object({
     from: Type.Optional(RequestTime('inclusive (raise time); absent: from the oldest alarm')),
     to: Type.Optional(RequestTime('exclusive; absent: up to the newest')),
     deviceIds: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated device ids; absent: every device' })),
+    siteId: Type.Optional(Type.String({ maxLength: 64, description: "only the site's devices (with deviceIds: those of them in the site); 404 SITE_NOT_FOUND for an unknown site" })),
   });
-  const planExport = async (q: { from?: string; to?: string; deviceIds?: string }) => {
+  const planExport = async (q: { from?: string; to?: string; deviceIds?: string; siteId?: string }) => {
     const range = parseRange(q.from, q.to);
-    const ids = q.deviceIds === undefined ? undefined : [...new Set(q.deviceIds.split(',').map((id) => id.trim()).filter(Boolean))];
+    const knows = (id: string) => opts.devices.get(id) !== undefined;
+    let ids = q.deviceIds === undefined ? undefined : [...new Set(q.deviceIds.split(',').map((id) => id.trim()).filter(Boolean))];
     if (ids?.length === 0) throw badRequest('VALIDATION_FAILED', { field: 'deviceIds' });
-    return opts.alarms.planExport(range, ids, (id) => opts.devices.get(id) !== undefined);
+    if (q.siteId !== undefined) {
+      const ofSite = await opts.siteDeviceIds(q.siteId);
+      for (const id of ids ?? []) if (!knows(id)) throw notFound('DEVICE_NOT_FOUND');
+      ids = ids ? ids.filter((id) => ofSite.includes(id)) : ofSite;
+      if (ids.length === 0) throw notFound('NO_DATA');
+    }
+    return opts.alarms.planExport(range, ids, knows);
   };
   const deviceName = (id: string) => opts.devices.get(id)?.name ?? id;
   const exportDescription = "One sheet 'Alarmas', newest first: Fecha y Hora (raised), Dispositivo (name), Alarma, Prioridad, Estado, Valor (at raise), Reconocida por, Comentario, Normalizada (when the condition cleared). Nothing in the range: 404 NO_DATA.";

@@ -89,14 +89,16 @@ export class AlarmsService {
    * Map), and the mean divides by the number of windows in the range, computed. A slot per window
    * made `from=0001-01-01&to=9999-12-31` allocate 500 million slots and kill the process.
    */
-  async stats(range: { fromMs: number; toMs: number }, nowMs = Date.now()): Promise<AlarmStats> {
+  async stats(range: { fromMs: number; toMs: number }, nowMs = Date.now(), deviceIds?: readonly string[]): Promise<AlarmStats> {
     const windows = Math.ceil((range.toMs - range.fromMs) / TEN_MINUTES_MS);
     const perWindow = new Map<number, number>();
     const byRule = new Map<string, { rule: Omit<RuleCount, 'count'>; times: number[] }>();
     let total = 0;
     let acked = 0;
     let ackSeconds = 0;
-    for await (const batch of this.batches({ fromMs: range.fromMs, toMs: range.toMs })) {
+    // Only these devices' alarms (a site's, docs/sites.md); none at all when the list is empty.
+    const batches = deviceIds?.length === 0 ? [] : this.batches({ fromMs: range.fromMs, toMs: range.toMs, ...(deviceIds ? { deviceIds } : {}) });
+    for await (const batch of batches) {
       for (const a of batch) {
         total++;
         const window = Math.floor((a.raisedAtMs - range.fromMs) / TEN_MINUTES_MS);
@@ -125,7 +127,7 @@ export class AlarmsService {
       .map(({ times: _t, ...rule }) => rule)
       .sort((a, b) => b.count - a.count || a.ruleId.localeCompare(b.ruleId))
       .slice(0, 10);
-    const standing = this.engine.open().filter((a) => isAlarmOpen(a.state) && nowMs - a.raisedAtMs > STANDING_MS).length;
+    const standing = this.engine.open().filter((a) => isAlarmOpen(a.state) && nowMs - a.raisedAtMs > STANDING_MS && (!deviceIds || deviceIds.includes(a.deviceId))).length;
     return {
       from: iso(range.fromMs),
       to: iso(range.toMs),

@@ -22,6 +22,9 @@ const SHARED: readonly EventType[] = [
   'schedule.updated',
   'schedule.removed',
   'schedule.run',
+  'site.updated',
+  'site.removed',
+  'synoptic.updated',
   'alarm_rule.updated',
   'device.record_changed',
   'device.geometry_changed',
@@ -29,7 +32,7 @@ const SHARED: readonly EventType[] = [
   'device.revoked',
 ];
 /** Events the live socket turns into frames (or acts on). */
-const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated', 'interlock.updated', 'interlock.removed', 'schedule.updated', 'schedule.removed', 'schedule.run', 'sessions.ended', 'live.resync'];
+const TO_BROWSERS: readonly EventType[] = ['reading.created', 'device.updated', 'command.updated', 'device.removed', 'alarm.updated', 'overflow.updated', 'report_run.updated', 'interlock.updated', 'interlock.removed', 'schedule.updated', 'schedule.removed', 'schedule.run', 'site.updated', 'site.removed', 'synoptic.updated', 'sessions.ended', 'live.resync'];
 
 /** After Redis comes back, the other instances' states arrive within about this long; then browsers get a fresh snapshot. */
 const RESYNC_AFTER_MS = 1_500;
@@ -106,6 +109,9 @@ export class EventBridge {
       case 'schedule.updated':
       case 'schedule.removed':
       case 'schedule.run':
+      case 'site.updated':
+      case 'site.removed':
+      case 'synoptic.updated':
         break;
       case 'device.removed':
         devices.remove((data as { id: string }).id, 'elsewhere');

@@ -38,6 +38,13 @@ export interface PatchDeviceInput {
   location?: string | undefined;
   waterType?: WaterType | null | undefined;
   config?: DeviceConfigInput | undefined;
+  /** The site it belongs to; null: none (docs/sites.md). */
+  siteId?: string | null | undefined;
+}
+
+/** What devices need of the sites (the sites feature, composed in app.ts): whether one exists. */
+export interface DeviceSites {
+  exists(siteId: string): Promise<boolean>;
 }
 
 /**
@@ -79,6 +86,7 @@ export class DeviceAdminService {
     private readonly audit: AuditService,
     private readonly keyPepper: string,
     private readonly lifecycle: DeviceLifecycle,
+    private readonly sites: DeviceSites,
     private readonly access: DeviceAccess = NO_OTHER_ACCESS,
   ) {}
 
@@ -101,6 +109,7 @@ export class DeviceAdminService {
       lastSeenMs: null,
       lastCommandId: null,
       reading: null,
+      siteId: null,
       createdAtMs: Date.now(),
     };
     await this.repo.insert(record);
@@ -113,6 +122,7 @@ export class DeviceAdminService {
 
   async patch(id: string, input: PatchDeviceInput, actor: Actor): Promise<DeviceRecord> {
     const current = this.activeDevice(id);
+    if (input.siteId != null && !(await this.sites.exists(input.siteId))) throw unprocessable('SITE_INVALID', { field: 'siteId', reason: 'Sitio desconocido.' });
     const next: DeviceRecord = {
       ...current,
       name: input.name?.trim() ?? current.name,
@@ -120,6 +130,7 @@ export class DeviceAdminService {
       waterType: current.type === 'level_sensor' && input.waterType !== undefined ? input.waterType : current.waterType,
       enabled: input.enabled ?? current.enabled,
       settings: settingsFor(current.type, current.settings, input.config),
+      siteId: input.siteId !== undefined ? input.siteId : current.siteId,
     };
     await this.repo.updateAdmin(next);
     this.devices.upsert(next);
@@ -131,7 +142,18 @@ export class DeviceAdminService {
     }
     const changed = (['name', 'location', 'waterType', 'config'] as const).filter((k) => input[k] !== undefined);
     if (changed.length > 0) await this.record('device.updated', id, actor, { fields: changed });
+    if (next.siteId !== current.siteId) await this.record('device.site_changed', id, actor, { from: current.siteId, to: next.siteId });
     return next;
+  }
+
+  /** A site is being deleted: its devices, retired ones too, stay without a site (each audited, each sent as device.updated). */
+  async detachSite(siteId: string, actor: Actor): Promise<void> {
+    for (const current of this.devices.listRecords().filter((d) => d.siteId === siteId)) {
+      const next = { ...current, siteId: null };
+      await this.repo.updateAdmin(next);
+      this.devices.upsert(next);
+      await this.record('device.site_changed', current.id, actor, { from: siteId, to: null, reason: 'site_deleted' });
+    }
   }
 
   /** A new key: the old one stops working at once and its MQTT session is closed. */

@@ -47,5 +47,6 @@ export function toDevice(
     config,
     reading: d.reading ? apiReading(d.reading) : null,
     analytics,
+    siteId: d.siteId,
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Command } from '@agua/shared';
 import type { Config } from '../../config/env';
-import { seedDemo } from '../../demo/seed';
+import { seedDemo, type DemoSiteStore } from '../../demo/seed';
 import type { EventBus } from '../../lib/event-bus';
 import type { Placement } from '../../lib/placement';
 import { oneAtATime } from '../../storage/serialize';
@@ -11,7 +11,7 @@ import type { IngestStore } from '../../storage/ingest/ingest-store';
 import type { Storage } from '../../storage/storage';
 import type { AuditService } from '../audit/audit.service';
 import type { UsersRepository } from '../users/users.repository';
-import { DeviceAdminService, type DeviceAccess, type DeviceLifecycle } from './device-admin.service';
+import { DeviceAdminService, type DeviceAccess, type DeviceLifecycle, type DeviceSites } from './device-admin.service';
 import { DevicesRepository } from './devices.repository';
 import { DevicesService } from './devices.service';
 
@@ -21,6 +21,8 @@ export interface DevicesDeps {
   settings: SettingsRepository;
   /** The demo seed makes the demo accounts beside the demo devices. */
   users: UsersRepository;
+  /** The demo seed's sites go there (the sites' store; the sites feature comes after the devices). */
+  demoSites: DemoSiteStore;
   bus: EventBus;
   /** The one writer of the state readings also move (gate state, lastSeen): the ingest store. */
   ingest: Pick<IngestStore, 'writeGateState' | 'writeLastSeen'>;
@@ -44,7 +46,7 @@ export async function createDevices(d: DevicesDeps): Promise<DevicesModule> {
   const repo = new DevicesRepository(storage.db);
   const keyPepper = config.deviceKeyPepper ?? (await d.settings.getOrCreate('device_key_pepper', () => randomBytes(32).toString('hex')));
   // Instances starting at once on one PostgreSQL: the first seeds, the others find it done.
-  if (config.demo && (await oneAtATime(storage, 'agua.demo-seed', () => seedDemo(d.users, repo, keyPepper)))) d.log.info('demo data seeded');
+  if (config.demo && (await oneAtATime(storage, 'agua.demo-seed', () => seedDemo(d.users, repo, d.demoSites, keyPepper)))) d.log.info('demo data seeded');
   const service = new DevicesService(repo, d.ingest, d.bus, { defaultOfflineAfterS: config.deviceOfflineAfterS, keyPepper, placement: d.placement });
   await service.load(d.lastCommand);
   return { repo, service, keyPepper };
@@ -58,9 +60,11 @@ export interface DeviceAdminDeps {
   lifecycle: DeviceLifecycle;
   /** Whoever else checks device keys (an external broker's accounts); none with the embedded broker. */
   access: DeviceAccess | undefined;
+  /** Whether a site exists (a device's siteId must name one). */
+  sites: DeviceSites;
 }
 
 /** Creating, editing, re-keying, retiring and purging devices (admin). */
-export function createDeviceAdmin({ devices, bus, audit, lifecycle, access }: DeviceAdminDeps): DeviceAdminService {
-  return new DeviceAdminService(devices.repo, devices.service, bus, audit, devices.keyPepper, lifecycle, access);
+export function createDeviceAdmin({ devices, bus, audit, lifecycle, access, sites }: DeviceAdminDeps): DeviceAdminService {
+  return new DeviceAdminService(devices.repo, devices.service, bus, audit, devices.keyPepper, lifecycle, sites, access);
 }

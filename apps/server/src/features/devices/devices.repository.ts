@@ -30,6 +30,8 @@ export interface DeviceRecord {
   lastSeenMs: number | null;
   lastCommandId: string | null;
   reading: StoredReading | null;
+  /** The site it belongs to (docs/sites.md); null: none. */
+  siteId: string | null;
   createdAtMs: number;
 }
 
@@ -57,6 +59,7 @@ function toRecord(row: Selectable<DevicesTable>): DeviceRecord {
             status: (row.reading_status ?? 'normal') as StoredReadingFields['status'],
             tsMs: Number(row.reading_ts_ms),
           },
+    siteId: row.site_id,
     createdAtMs: Number(row.created_at_ms),
   };
 }
@@ -101,6 +104,7 @@ export class DevicesRepository {
         reading_value_text: d.reading?.valueText ?? null,
         reading_status: d.reading?.status ?? null,
         reading_ts_ms: d.reading?.tsMs ?? null,
+        site_id: d.siteId,
         created_at_ms: d.createdAtMs,
         updated_at_ms: Date.now(),
       })
@@ -119,6 +123,7 @@ export class DevicesRepository {
         retired_at_ms: d.retiredAtMs,
         key_hash: d.keyHash,
         config_json: JSON.stringify(d.settings),
+        site_id: d.siteId,
         updated_at_ms: Date.now(),
       })
       .where('id', '=', d.id)

@@ -10,10 +10,13 @@ import type { DevicesService } from './devices.service';
 const Params = Type.Object({ id: Type.String({ maxLength: 64 }) });
 /** `?include=retired`: retired devices too (any other value 400). */
 const IncludeQuery = Type.Object({ include: Type.Optional(Type.Literal('retired')) });
+const SiteId = Type.String({ maxLength: 64, description: "only the site's devices (404 SITE_NOT_FOUND for an unknown site)" });
 
 export interface DevicesRoutesOptions {
   devices: DevicesService;
   admin: DeviceAdminService;
+  /** The devices of a site (404 SITE_NOT_FOUND for an unknown one): the list's `?siteId=`. */
+  siteDeviceIds(siteId: string): Promise<string[]>;
 }
 
 /** The device list, and its administration with manage_devices (docs/api.md). */
@@ -29,10 +32,15 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
       tags,
       summary: 'Every device with its live state and current reading',
       security: SESSION_SECURITY,
-      querystring: IncludeQuery,
-      response: { 200: Type.Array(DeviceSchema), ...errors(400, 401, 403) },
+      querystring: Type.Object({ ...IncludeQuery.properties, siteId: Type.Optional(SiteId) }),
+      response: { 200: Type.Array(DeviceSchema), ...errors(400, 401, 403, 404) },
     },
-    handler: async (req) => opts.devices.list(req.query.include === 'retired'),
+    handler: async (req) => {
+      const all = opts.devices.list(req.query.include === 'retired');
+      if (req.query.siteId === undefined) return all;
+      const ids = new Set(await opts.siteDeviceIds(req.query.siteId));
+      return all.filter((d) => ids.has(d.id));
+    },
   });
 
   r.get('/api/v1/devices/:id', {
@@ -73,6 +81,7 @@ export default async function devicesRoutes(app: FastifyInstance, opts: DevicesR
     schema: {
       tags,
       summary: "Edit a device; enabled:false is 'Desconectar', enabled:true 'Conectar'",
+      description: '`siteId` (a site, or null for none) moves it between sites: an unknown site is 422 SITE_INVALID `{field: "siteId"}`; audited `device.site_changed`.',
       security: SESSION_SECURITY,
       params: Params,
       body: UpdateDeviceBodySchema,

@@ -15,6 +15,8 @@ export interface HistoryRoutesOptions {
   history: HistoryService;
   /** The water columns of the exports (the water feature's; none by default). */
   waterColumns?: WaterColumnsOf;
+  /** The devices of a site (404 SITE_NOT_FOUND for an unknown one): the exports' `?siteId=`. */
+  siteDeviceIds(siteId: string): Promise<string[]>;
 }
 
 const TIME_TO = 'exclusive; from must be before to (400 RANGE_INVALID)';
@@ -58,6 +60,7 @@ const ExportQuery = Type.Object({
   from: Type.Optional(RequestTime('inclusive; absent: from the oldest stored reading')),
   to: Type.Optional(RequestTime(`${TIME_TO}; absent: up to the newest`)),
   deviceIds: Type.Optional(Type.String({ maxLength: 4000, description: 'comma-separated device ids (404 DEVICE_NOT_FOUND for an unknown one); absent: every device, retired ones included' })),
+  siteId: Type.Optional(Type.String({ maxLength: 64, description: "only the site's devices (with deviceIds: those of them in the site); 404 SITE_NOT_FOUND for an unknown site" })),
 });
 
 export default async function historyRoutes(app: FastifyInstance, opts: HistoryRoutesOptions) {
@@ -65,6 +68,8 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
   const { history, waterColumns = NO_WATER_COLUMNS } = opts;
   const rows: RowSource = (deviceId, range) => history.exportRows(deviceId, range);
   const tags = ['history'];
+  const planExport = async (q: { from?: string; to?: string; deviceIds?: string; siteId?: string }) =>
+    history.planExport({ ...q, within: q.siteId === undefined ? undefined : new Set(await opts.siteDeviceIds(q.siteId)) });
 
   r.get('/api/v1/devices/:id/readings', {
     compress: LIST_COMPRESSION,
@@ -107,7 +112,7 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       response: { 200: fileAnswer(XLSX_CONTENT_TYPE, EXCEL_FILE_NAME), ...errors(400, 401, 403, 404) },
     },
     handler: async (req, reply) => {
-      const plan: ExportPlan = await history.planExport(req.query);
+      const plan: ExportPlan = await planExport(req.query);
       return streamExport(req, reply, XLSX_CONTENT_TYPE, EXCEL_FILE_NAME, (out) => writeXlsx(out, plan, rows, history.options.maxRowsPerSheet, waterColumns));
     },
   });
@@ -124,7 +129,7 @@ export default async function historyRoutes(app: FastifyInstance, opts: HistoryR
       response: { 200: fileAnswer(CSV_CONTENT_TYPE, CSV_FILE_NAME), ...errors(400, 401, 403, 404) },
     },
     handler: async (req, reply) => {
-      const plan = await history.planExport(req.query);
+      const plan = await planExport(req.query);
       return streamExport(req, reply, CSV_CONTENT_TYPE, CSV_FILE_NAME, (out) => writeCsv(out, plan, rows, waterColumns));
     },
   });

@@ -42,6 +42,8 @@ export interface ExportQuery {
   from?: string | undefined;
   to?: string | undefined;
   deviceIds?: string | undefined;
+  /** Only these devices (a site's, docs/sites.md); with deviceIds, those of them in it. */
+  within?: ReadonlySet<string> | undefined;
 }
 
 /** What an export writes: the devices that have rows in the range, in sheet order. */
@@ -178,6 +180,7 @@ export class HistoryService {
     } else {
       candidates = this.devices.list(true);
     }
+    if (q.within) candidates = candidates.filter((d) => q.within!.has(d.id));
     const devices: HistoryDevice[] = [];
     for (const d of candidates) if (await this.repo.hasRows(d.id, range)) devices.push(d);
     if (devices.length === 0) throw notFound('NO_DATA');

@@ -159,6 +159,9 @@ export default async function liveRoutes(app: FastifyInstance, opts: LiveRoutesO
     opts.bus.on('schedule.updated', (schedule) => send({ type: 'schedule.updated', data: schedule })),
     opts.bus.on('schedule.removed', (data) => send({ type: 'schedule.removed', data })),
     opts.bus.on('schedule.run', (run) => send({ type: 'schedule.run', data: run })),
+    opts.bus.on('site.updated', (site) => send({ type: 'site.updated', data: site })),
+    opts.bus.on('site.removed', (data) => send({ type: 'site.removed', data })),
+    opts.bus.on('synoptic.updated', (data) => send({ type: 'synoptic.updated', data })),
     opts.bus.on('device.removed', (data) => send({ type: 'device.removed', data })),
     // The instances lost touch for a while: every socket starts again from a fresh snapshot (its
     // session checked again on the way, so the snapshot names the user as they are now).

@@ -12,6 +12,8 @@ export interface SystemRoutesOptions {
   version: string;
   /** Who may shelve a Crítica alarm: the web app hides 'Suspender' from the others. */
   alarmShelveCritical: ShelveCriticalAccess;
+  /** The sites' map: its tiles and their credit (MAP_TILE_URL, MAP_ATTRIBUTION). */
+  map: { tileUrl: string | null; attribution: string | null };
   /** Whether storage answers; health is 503 otherwise. */
   storageHealthy: () => Promise<boolean>;
   /** A storage fault (full disk, I/O errors) makes health 503 while it holds. */
@@ -75,11 +77,24 @@ export default async function systemRoutes(app: FastifyInstance, opts: SystemRou
           version: Type.String(),
           alarmShelveCritical: Type.Union(SHELVE_CRITICAL_ACCESS.map((a) => Type.Literal(a))),
           timezone: Type.String({ description: "the installation's time zone (TZ, an IANA name): local times on screen (a bypass's end, a schedule) are its" }),
+          map: Type.Object(
+            {
+              tileUrl: Type.Union([Type.String(), Type.Null()], { description: 'MAP_TILE_URL, with {z}, {x}, {y} for the browser to fill in; null: no tiles (sites drawn on a plain background)' }),
+              attribution: Type.Union([Type.String(), Type.Null()], { description: "MAP_ATTRIBUTION: the tiles' credit, shown on the map" }),
+            },
+            { description: "the sites' map (docs/sites.md)" },
+          ),
         }),
         ...errors(500),
       },
     },
-    handler: async () => ({ demo: opts.demo, version: opts.version, alarmShelveCritical: opts.alarmShelveCritical, timezone: Intl.DateTimeFormat().resolvedOptions().timeZone }),
+    handler: async () => ({
+      demo: opts.demo,
+      version: opts.version,
+      alarmShelveCritical: opts.alarmShelveCritical,
+      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      map: { tileUrl: opts.map.tileUrl, attribution: opts.map.attribution },
+    }),
   });
 
   r.get('/api/v1/system/storage', {

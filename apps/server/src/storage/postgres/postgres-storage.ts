@@ -14,6 +14,7 @@ import * as p009 from './migrations/009-water-hours';
 import * as p010 from './migrations/010-reports';
 import * as p011 from './migrations/011-control';
 import * as p012 from './migrations/012-two-factor';
+import * as p013 from './migrations/013-sites';
 import { ReadingPartitions } from './reading-partitions';
 import { EngineClient, markPoolFailures } from './engine-errors';
 import { SingleInstanceLock } from './single-instance';
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '010-reports': p010,
   '011-control': p011,
   '012-two-factor': p012,
+  '013-sites': p013,
 };
 
 /** The oldest PostgreSQL the schema is written for (declarative partitioning with a default partition, MERGE-free SQL). */
