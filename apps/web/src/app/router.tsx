@@ -39,6 +39,7 @@ const routes: RouteObject[] = [
               { path: 'reports', ...screen(() => import('./routes/reports')) },
               { path: 'account/password', ...screen(() => import('./routes/change-password')) },
               { path: 'account/notifications', ...screen(() => import('./routes/my-notifications')) },
+              { path: 'account/security', ...screen(() => import('./routes/account-security')) },
               {
                 element: <RequireAdmin />,
                 errorElement: <RouteError />,

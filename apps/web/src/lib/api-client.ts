@@ -31,14 +31,17 @@ export function isApiError(error: unknown): error is ApiError {
 type Handler = () => void;
 let onUnauthorized: Handler | null = null;
 let onPasswordChangeRequired: Handler | null = null;
+let onTotpEnrolmentRequired: Handler | null = null;
 
 /**
- * Registers what to do when the session is gone (401) or a password change is forced (403
- * PASSWORD_CHANGE_REQUIRED). The auth provider registers these, so lib never imports a feature.
+ * Registers what to do when the session is gone (401), a password change is forced (403
+ * PASSWORD_CHANGE_REQUIRED) or two-factor sign-in must be turned on first (403
+ * TOTP_ENROLMENT_REQUIRED). The auth provider registers these, so lib never imports a feature.
  */
-export function setSessionHandlers(handlers: { unauthorized: Handler | null; passwordChangeRequired: Handler | null }): void {
+export function setSessionHandlers(handlers: { unauthorized: Handler | null; passwordChangeRequired: Handler | null; totpEnrolmentRequired?: Handler | null }): void {
   onUnauthorized = handlers.unauthorized;
   onPasswordChangeRequired = handlers.passwordChangeRequired;
+  onTotpEnrolmentRequired = handlers.totpEnrolmentRequired ?? null;
 }
 
 // Login and "who am I" answer 401 as part of their normal flow; it must not sign the user out.
@@ -84,6 +87,7 @@ async function toApiError(response: Response, path: string): Promise<ApiError> {
   const error = new ApiError(response.status, code, message, details);
   if (response.status === 401 && !PATHS_WITHOUT_CENTRAL_401.includes(path)) onUnauthorized?.();
   if (response.status === 403 && code === 'PASSWORD_CHANGE_REQUIRED') onPasswordChangeRequired?.();
+  if (response.status === 403 && code === 'TOTP_ENROLMENT_REQUIRED') onTotpEnrolmentRequired?.();
   return error;
 }
 

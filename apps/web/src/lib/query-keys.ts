@@ -19,6 +19,15 @@ export const queryKeys = {
   allPermissives: ['permissives'] as const,
   deviceReadings: (deviceId: string) => ['readings', deviceId] as const,
   users: ['users'] as const,
+  /** One's own sessions (GET /auth/sessions, 'Seguridad de la cuenta'). */
+  mySessions: ['auth', 'sessions'] as const,
+  /**
+   * Learnt, not fetched: this user's role requires two-factor sign-in (they had to enrol, or the
+   * server answered 409 TOTP_REQUIRED_BY_ROLE). Kept until sign-out clears the cache.
+   */
+  totpRequiredByRole: ['auth', 'totp-required-by-role'] as const,
+  /** Server-wide settings an administrator changes (GET /settings: the roles that must use two-factor sign-in). */
+  settings: ['settings'] as const,
   audit: ['audit'] as const,
   /** Every overflow query: the event lists (`[...overflows, 'list', filters]`) and the counts (`'stats'`). */
   overflows: ['overflows'] as const,

@@ -1,5 +1,5 @@
 import { NavLink, useNavigate } from 'react-router';
-import { Bell, KeyRound, LogOut, Waves } from 'lucide-react';
+import { Bell, KeyRound, LockKeyhole, LogOut, Waves, type LucideIcon } from 'lucide-react';
 import { can, PRODUCT_NAME, ROLE_DISPLAY_NAMES } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { useAlarmMenuCount } from '@/features/alarms/components/alarm-menu-count';
@@ -17,13 +17,34 @@ function initials(name: string): string {
     .join('');
 }
 
-/** Product name, who is signed in, the menu by permission, and 'Cerrar Sesión'. */
+/** One of the account's own screens at the foot of the menu. */
+function AccountLink({ to, icon: Icon, label, onNavigate }: { to: string; icon: LucideIcon; label: string; onNavigate?: () => void }) {
+  return (
+    <NavLink
+      to={to}
+      onClick={onNavigate}
+      className={({ isActive }) =>
+        cn('flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground', isActive && 'text-primary')
+      }
+    >
+      <Icon aria-hidden="true" className="size-4" />
+      {label}
+    </NavLink>
+  );
+}
+
+/**
+ * Product name, who is signed in, the menu by permission, the account's screens and 'Cerrar
+ * Sesión'. While a password change is pending the menu is hidden; while two-factor sign-in must be
+ * turned on only 'Seguridad de la cuenta' and 'Cerrar Sesión' are left (the server refuses the rest).
+ */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const { user, logout } = useAuth();
   const navigate = useNavigate();
-  const alarmCount = useAlarmMenuCount();
+  const enrolling = user !== null && !user.mustChangePassword && user.mustEnrolTotp;
+  const locked = user === null || user.mustChangePassword || user.mustEnrolTotp;
+  const alarmCount = useAlarmMenuCount(!locked);
   if (!user) return null;
-  const locked = user.mustChangePassword;
 
   async function onLogout() {
     onNavigate?.();
@@ -81,32 +102,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       </nav>
 
       <div className="grid gap-1 border-t p-3">
-        <NavLink
-          to="/account/notifications"
-          onClick={onNavigate}
-          className={({ isActive }) =>
-            cn(
-              'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground',
-              isActive && 'text-primary',
-            )
-          }
-        >
-          <Bell aria-hidden="true" className="size-4" />
-          Mis notificaciones
-        </NavLink>
-        <NavLink
-          to="/account/password"
-          onClick={onNavigate}
-          className={({ isActive }) =>
-            cn(
-              'flex h-11 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground hover:bg-accent hover:text-foreground',
-              isActive && 'text-primary',
-            )
-          }
-        >
-          <KeyRound aria-hidden="true" className="size-4" />
-          Cambiar Contraseña
-        </NavLink>
+        {enrolling ? null : <AccountLink to="/account/notifications" icon={Bell} label="Mis notificaciones" onNavigate={onNavigate} />}
+        {enrolling ? null : <AccountLink to="/account/password" icon={KeyRound} label="Cambiar Contraseña" onNavigate={onNavigate} />}
+        <AccountLink to="/account/security" icon={LockKeyhole} label="Seguridad de la cuenta" onNavigate={onNavigate} />
         <Button variant="ghost" onClick={onLogout} className="justify-start gap-3 px-3 text-muted-foreground">
           <LogOut aria-hidden="true" />
           Cerrar Sesión

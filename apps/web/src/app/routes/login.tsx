@@ -5,14 +5,14 @@ import { FullPageSpinner } from '@/components/ui/spinner';
 import { useAppConfig } from '@/features/auth/api/get-config';
 import { LoginForm } from '@/features/auth/components/login-form';
 import { LoginHero } from '@/features/auth/components/login-hero';
-import { useAuth } from '@/features/auth/hooks/use-auth';
+import { homeOf, useAuth } from '@/features/auth/hooks/use-auth';
 import { ThemeToggle } from '../layout/theme-toggle';
 
 export default function LoginRoute() {
   const { user, status } = useAuth();
   const config = useAppConfig();
   if (status === 'restoring') return <FullPageSpinner />;
-  if (user) return <Navigate to={user.mustChangePassword ? '/account/password' : '/'} replace />;
+  if (user) return <Navigate to={homeOf(user)} replace />;
 
   return (
     <div className="grid min-h-dvh lg:grid-cols-[minmax(0,1.1fr)_minmax(0,1fr)]">

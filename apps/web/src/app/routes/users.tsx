@@ -4,6 +4,7 @@ import { PageHeader } from '@/components/page-header';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useUsers } from '@/features/users/api/get-users';
 import { NewUserDialog } from '@/features/users/components/new-user-dialog';
+import { TwoFactorPolicy } from '@/features/users/components/two-factor-policy';
 import { UserActionDialogs, type ActiveUserAction } from '@/features/users/components/user-action-dialogs';
 import { UserList } from '@/features/users/components/user-list';
 import { UsersTiles } from '@/features/users/components/users-tiles';
@@ -29,6 +30,9 @@ export default function UsersRoute() {
           <UsersTiles users={list} />
           <UserList users={list} currentUserId={me?.id} onAction={(action, user) => setActive({ action, user })} />
         </>
+      )}
+      {users.isPending ? null : (
+        <TwoFactorPolicy />
       )}
       <UserActionDialogs active={active} currentUserId={me?.id} onClose={() => setActive(null)} />
     </div>

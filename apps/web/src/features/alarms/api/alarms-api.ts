@@ -15,9 +15,10 @@ interface AlarmPage {
  * The open alarms: fetched once, then kept current by the live socket (hello, alarm.updated);
  * a refetch only when the socket is down and the data goes stale.
  */
-export function useOpenAlarms() {
+export function useOpenAlarms(enabled = true) {
   return useQuery({
     queryKey: queryKeys.openAlarms,
+    enabled,
     queryFn: async ({ signal }) => sortOpenAlarms((await api.get<AlarmPage>('/alarms', { state: 'open' }, signal)).items),
     staleTime: 30_000,
   });

@@ -7,6 +7,11 @@ export const AUDIT_ACTION_GROUPS = [
       'auth.login': 'Inicio de sesión',
       'auth.login_failed': 'Inicio de sesión fallido',
       'auth.logout': 'Cierre de sesión',
+      'auth.session_revoked': 'Sesión cerrada por su usuario o un administrador',
+      'auth.address_refused': 'Acceso rechazado por la dirección de red',
+      'auth.totp_enabled': 'Verificación en dos pasos activada',
+      'auth.totp_disabled': 'Verificación en dos pasos desactivada',
+      'auth.recovery_code_used': 'Código de recuperación usado',
     },
   },
   {
@@ -81,6 +86,8 @@ export const AUDIT_ACTION_GROUPS = [
       'user.deleted': 'Usuario eliminado',
       'user.password_reset': 'Contraseña restablecida',
       'user.password_changed': 'Contraseña cambiada',
+      'user.totp_reset': 'Verificación en dos pasos restablecida',
+      'settings.updated': 'Ajustes modificados',
     },
   },
 ] as const;
@@ -116,4 +123,9 @@ export const DETAIL_LABELS: Readonly<Record<string, string>> = {
   minutes: 'Minutos',
   until: 'Hasta',
   name: 'Nombre',
+  session: 'Sesión',
+  username: 'Usuario',
+  wasEnabled: 'Estaba activada',
+  totpRequiredRoles: 'Roles con verificación en dos pasos',
+  route: 'Ruta',
 };

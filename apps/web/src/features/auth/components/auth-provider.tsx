@@ -11,7 +11,13 @@ import { AuthContext, type AuthContextValue, type SessionUser } from '../hooks/u
 import { clearProfile, readProfile, toProfile, writeProfile } from '../utils/session-storage';
 
 function fromUser(user: User): SessionUser {
-  return { ...toProfile(user), mustChangePassword: user.mustChangePassword === true };
+  return {
+    ...toProfile(user),
+    mustChangePassword: user.mustChangePassword === true,
+    // Absent from an older server: no second factor, nothing to enrol.
+    totpEnabled: user.totpEnabled === true,
+    mustEnrolTotp: user.mustEnrolTotp === true,
+  };
 }
 
 /**
@@ -20,7 +26,9 @@ function fromUser(user: User): SessionUser {
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [initialProfile] = useState(readProfile);
-  const [user, setUser] = useState<SessionUser | null>(() => (initialProfile ? { ...initialProfile, mustChangePassword: false } : null));
+  const [user, setUser] = useState<SessionUser | null>(() =>
+    initialProfile ? { ...initialProfile, mustChangePassword: false, totpEnabled: false, mustEnrolTotp: false } : null,
+  );
   const [status, setStatus] = useState<AuthContextValue['status']>(initialProfile ? 'restoring' : 'ready');
   // Handlers registered once (api-client, live socket) read the current user through this ref.
   const userRef = useRef(user);
@@ -78,8 +86,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         if (userRef.current) endSession();
       },
       passwordChangeRequired: () => setUser((u) => (u ? { ...u, mustChangePassword: true } : u)),
+      totpEnrolmentRequired: () => setUser((u) => (u ? { ...u, mustEnrolTotp: true } : u)),
     });
-    return () => setSessionHandlers({ unauthorized: null, passwordChangeRequired: null });
+    return () => setSessionHandlers({ unauthorized: null, passwordChangeRequired: null, totpEnrolmentRequired: null });
   }, [endSession]);
 
   const login = useCallback(

@@ -5,6 +5,20 @@ import type { SessionProfile } from '../utils/session-storage';
 export interface SessionUser extends SessionProfile {
   /** A temporary password must be changed before anything else (docs/api.md). */
   mustChangePassword: boolean;
+  /** Two-factor sign-in (TOTP) is on. */
+  totpEnabled: boolean;
+  /** The role requires two-factor sign-in and it is off: 'Seguridad de la cuenta' before anything else. */
+  mustEnrolTotp: boolean;
+}
+
+/** Where a signed-in user lands: a pending password change first, then two-factor enrolment, else the dashboard. */
+export const PASSWORD_ROUTE = '/account/password';
+export const SECURITY_ROUTE = '/account/security';
+
+export function homeOf(user: Pick<SessionUser, 'mustChangePassword' | 'mustEnrolTotp'>): string {
+  if (user.mustChangePassword) return PASSWORD_ROUTE;
+  if (user.mustEnrolTotp) return SECURITY_ROUTE;
+  return '/';
 }
 
 export interface AuthContextValue {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ArrowDownToLine, ArrowUpFromLine, BellRing, CalendarClock, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
+import { ArrowDownToLine, ArrowUpFromLine, BellRing, CalendarClock, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, LockKeyhole, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import {
   ALARM_KIND_LABELS,
   ALARM_PRIORITY_LABELS,
@@ -10,7 +10,9 @@ import {
   INTERLOCK_MODE_LABELS,
   REPORT_KIND_LABELS,
   REPORT_LIMITS,
+  RECOVERY_CODE_COUNT,
   REPORT_RUN_STATUS_LABELS,
+  ROLE_BADGE_NAMES,
   ROLE_DISPLAY_NAMES,
   SCHEDULE_LIMITS,
   SCHEDULE_REASONS,
@@ -149,6 +151,58 @@ export function ManualContent() {
             <strong>{ROLE_DISPLAY_NAMES.viewer}</strong>: solo visualiza los datos.
           </li>
         </ul>
+      </Section>
+
+      <Section id="manual-dos-pasos" icon={LockKeyhole} title="Verificación en dos pasos y sesiones">
+        <p>
+          Cada usuario puede proteger su cuenta con un segundo paso: además de la contraseña, un código de 6 dígitos que una aplicación de
+          autenticación del teléfono (Google Authenticator, Microsoft Authenticator, FreeOTP, Aegis…) cambia cada 30 segundos. Se gestiona
+          en <strong>Seguridad de la cuenta</strong>, al pie del menú.
+        </p>
+        <h3>Activarla</h3>
+        <ol>
+          <li>
+            En <strong>Seguridad de la cuenta</strong>, pulse <strong>Activar</strong>.
+          </li>
+          <li>Escanee el código QR con la aplicación (o escriba a mano la clave que aparece debajo, en grupos de cuatro).</li>
+          <li>
+            Escriba el código que muestra la aplicación y pulse <strong>Activar verificación</strong>.
+          </li>
+          <li>
+            Guarde los {RECOVERY_CODE_COUNT} <strong>códigos de recuperación</strong> con <strong>Copiar</strong> o{' '}
+            <strong>Descargar</strong>: solo se muestran esa vez.
+          </li>
+        </ol>
+        <p>
+          Desde entonces, al iniciar sesión se pide el <strong>Código de verificación</strong> después de la contraseña. Un código vale una
+          sola vez: si acaba de usarlo, espere al siguiente.
+        </p>
+        <h3>Códigos de recuperación</h3>
+        <p>
+          Sin el teléfono a mano, pulse <strong>Usar un código de recuperación</strong> en la pantalla de inicio de sesión y escriba uno de
+          los códigos guardados. Cada código sirve una sola vez y su uso queda en la <strong>Auditoría</strong>. Guárdelos fuera del
+          teléfono.
+        </p>
+        <h3>Teléfono perdido</h3>
+        <p>
+          Quien pierda el teléfono y los códigos pide ayuda a un administrador: en <strong>Usuarios</strong>, el botón{' '}
+          <strong>Restablecer verificación en dos pasos</strong> de su fila la desactiva, borra sus códigos y cierra sus sesiones abiertas.
+          El usuario vuelve a entrar con su contraseña y la activa de nuevo con el teléfono nuevo.
+        </p>
+        <h3>Exigirla por rol</h3>
+        <p>
+          En <strong>Usuarios</strong>, el bloque <strong>Exigir verificación en dos pasos a los roles</strong> la hace obligatoria para{' '}
+          {ROLE_BADGE_NAMES.admin}, {ROLE_BADGE_NAMES.operator} u {ROLE_BADGE_NAMES.viewer}. Quien tenga un rol marcado y no la haya activado
+          solo ve <strong>Seguridad de la cuenta</strong> en su siguiente inicio de sesión, hasta activarla; no puede desactivarla mientras su
+          rol la exija. La lista de usuarios dice de cada uno si la tiene <strong>Activada</strong>, <strong>Desactivada</strong> o{' '}
+          <strong>Pendiente de activar</strong>.
+        </p>
+        <h3>Cerrar sesiones</h3>
+        <p>
+          <strong>Sesiones</strong>, en la misma pantalla, lista los navegadores con la sesión iniciada (inicio, última actividad, dirección
+          y navegador; la suya lleva <strong>Esta sesión</strong>). <strong>Cerrar sesión</strong> en otra la termina al instante, por
+          ejemplo la de un ordenador compartido o un teléfono perdido; en la suya, sale del sistema en este navegador.
+        </p>
       </Section>
 
       <Section id="manual-agua" icon={Cylinder} title="Volumen, caudal y tiempo hasta el desborde">

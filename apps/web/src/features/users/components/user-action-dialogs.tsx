@@ -3,11 +3,12 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { toast } from '@/components/ui/use-toast';
 import { isApiError } from '@/lib/api-client';
 import { useDeleteUser } from '../api/delete-user';
+import { useResetUserTotp } from '../api/reset-user-totp';
 import { useUpdateUser } from '../api/update-user';
 import { EditUserDialog } from './edit-user-dialog';
 import { ResetPasswordDialog } from './reset-password-dialog';
 
-export type UserAction = 'editar' | 'estado' | 'restablecer' | 'eliminar';
+export type UserAction = 'editar' | 'estado' | 'restablecer' | 'restablecer2fa' | 'eliminar';
 
 export interface ActiveUserAction {
   action: UserAction;
@@ -24,6 +25,7 @@ function failureToast(title: string, error: unknown) {
 export function UserActionDialogs({ active, currentUserId, onClose }: { active: ActiveUserAction | null; currentUserId: string | undefined; onClose: () => void }) {
   const update = useUpdateUser();
   const remove = useDeleteUser();
+  const resetTotp = useResetUserTotp();
   const pick = (action: UserAction) => (active?.action === action ? active.user : null);
   const closeOn = (open: boolean) => {
     if (!open) onClose();
@@ -32,6 +34,21 @@ export function UserActionDialogs({ active, currentUserId, onClose }: { active: 
   const statusUser = pick('estado');
   const deactivating = statusUser?.status === 'active';
   const deleteUser = pick('eliminar');
+  const totpUser = pick('restablecer2fa');
+
+  function confirmResetTotp() {
+    if (!totpUser) return;
+    const { name, username } = totpUser;
+    resetTotp.mutate(totpUser.id, {
+      onSuccess: () =>
+        toast({
+          title: 'Verificación en dos pasos restablecida',
+          description: `${name} (@${username}) entrará solo con su contraseña hasta que la active de nuevo; sus sesiones abiertas se han cerrado.`,
+          variant: 'success',
+        }),
+      onError: (error) => failureToast('No se pudo restablecer la verificación en dos pasos', error),
+    });
+  }
 
   function toggleStatus() {
     if (!statusUser) return;
@@ -77,6 +94,19 @@ export function UserActionDialogs({ active, currentUserId, onClose }: { active: 
         confirmLabel={deactivating ? 'Desactivar' : 'Activar'}
         destructive={deactivating}
         onConfirm={toggleStatus}
+      />
+      <ConfirmDialog
+        open={totpUser !== null}
+        onOpenChange={closeOn}
+        title="¿Restablecer la verificación en dos pasos?"
+        description={
+          totpUser
+            ? `Para un teléfono perdido: se desactivará la verificación en dos pasos de ${totpUser.name} (@${totpUser.username}), se borrarán sus códigos de recuperación y sus sesiones abiertas se cerrarán al instante. Podrá activarla de nuevo en «Seguridad de la cuenta» (si su rol la exige, al iniciar sesión).`
+            : undefined
+        }
+        confirmLabel="Restablecer"
+        destructive
+        onConfirm={confirmResetTotp}
       />
       <ConfirmDialog
         open={deleteUser !== null}

@@ -1,9 +1,33 @@
-import { KeyRound, Mail, Pencil, Trash2, UserCheck, UserX } from 'lucide-react';
+import { KeyRound, Mail, Pencil, ShieldCheck, ShieldOff, ShieldX, Trash2, UserCheck, UserX } from 'lucide-react';
 import { PERMISSION_LABELS, ROLE_BADGE_NAMES, type Permission, type User } from '@agua/shared';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { formatDateTime } from '@/lib/format';
 import type { UserAction } from './user-action-dialogs';
+
+/** A user's two-factor sign-in: on, off, or required by the role and not yet on. */
+export function TwoFactorBadge({ user }: { user: Pick<User, 'totpEnabled' | 'mustEnrolTotp'> }) {
+  if (user.totpEnabled)
+    return (
+      <Badge tone="ok">
+        <ShieldCheck aria-hidden="true" />
+        Activada
+      </Badge>
+    );
+  if (user.mustEnrolTotp)
+    return (
+      <Badge tone="warn">
+        <ShieldX aria-hidden="true" />
+        Pendiente de activar
+      </Badge>
+    );
+  return (
+    <Badge tone="outline">
+      <ShieldOff aria-hidden="true" />
+      Desactivada
+    </Badge>
+  );
+}
 
 // The seed's list shows four permission badges; 'manage_devices' is left out to match it.
 const LISTED_PERMISSIONS: Permission[] = ['read', 'write', 'delete', 'manage_users'];
@@ -53,6 +77,9 @@ export function UserList({ users, currentUserId, onAction }: UserListProps) {
                 Último acceso: {user.lastLogin ? formatDateTime(user.lastLogin) : 'Nunca'}
                 {user.mustChangePassword ? ' · Debe cambiar la contraseña' : ''}
               </p>
+              <p className="mt-1 flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground" data-testid="user-two-factor">
+                Verificación en dos pasos: <TwoFactorBadge user={user} />
+              </p>
               <div className="mt-2 flex flex-wrap gap-1.5">
                 {LISTED_PERMISSIONS.filter((p) => user.permissions.includes(p)).map((p) => (
                   <Badge key={p} tone="outline">
@@ -87,6 +114,12 @@ function UserRowActions({ user, isSelf, onAction }: { user: User; isSelf: boolea
         <Button variant="outline" size="sm" onClick={() => onAction('restablecer', user)} aria-label={`Restablecer contraseña de ${user.name}`}>
           <KeyRound aria-hidden="true" />
           Restablecer contraseña
+        </Button>
+      ) : null}
+      {!isSelf && user.totpEnabled ? (
+        <Button variant="outline" size="sm" onClick={() => onAction('restablecer2fa', user)} aria-label={`Restablecer verificación en dos pasos de ${user.name}`}>
+          <ShieldOff aria-hidden="true" />
+          Restablecer verificación en dos pasos
         </Button>
       ) : null}
       {/* The seed hides delete for admin-role users. */}
