@@ -73,8 +73,14 @@ export function EnableTwoFactor({ setup, onEnabled, onCancel }: { setup: TotpSet
             ¿No puede escanearlo? Escriba esta clave:
           </p>
           <div className="flex items-center gap-2">
-            <code aria-labelledby="totp-secret-label" data-testid="totp-secret" className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-2 font-mono text-sm break-all select-all">
-              {grouped}
+            <code aria-labelledby="totp-secret-label" data-testid="totp-secret" className="min-w-0 flex-1 rounded-md border bg-muted/50 px-3 py-2 font-mono text-sm select-all">
+              {/* A line breaks between groups, never inside one. */}
+              {grouped.split(' ').map((group, i) => (
+                <span key={i}>
+                  {i > 0 ? ' ' : ''}
+                  <span className="inline-block whitespace-nowrap">{group}</span>
+                </span>
+              ))}
             </code>
             <CopyButton text={setup.secret} label="Copiar clave" />
           </div>
@@ -90,7 +96,6 @@ export function EnableTwoFactor({ setup, onEnabled, onCancel }: { setup: TotpSet
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={8}
-            placeholder="123456"
             className="max-w-48 font-mono tracking-wider"
             value={code}
             onChange={(e) => {

@@ -119,7 +119,7 @@ function SessionItem({ session, onEnd }: { session: AccountSession; onEnd: () =>
         size="sm"
         className="w-fit @2xl:shrink-0"
         onClick={onEnd}
-        aria-label={session.current ? 'Cerrar esta sesión' : `Cerrar sesión de ${browser}${session.address ? ` (${session.address})` : ''}`}
+        aria-label={session.current ? 'Cerrar sesión en este navegador' : `Cerrar sesión de ${browser}${session.address ? ` (${session.address})` : ''}`}
       >
         <LogOut aria-hidden="true" />
         Cerrar sesión

@@ -76,8 +76,8 @@ export function TwoFactorSection() {
   return (
     <Card className="p-5 sm:p-6">
       <section aria-labelledby="two-factor-title" className="grid gap-4" data-testid="two-factor-section">
-        <div className="flex flex-wrap items-start justify-between gap-3">
-          <div className="min-w-0">
+        <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between sm:gap-3">
+          <div className="min-w-0 sm:flex-1">
             <h2 id="two-factor-title" className="flex items-center gap-2 text-lg font-semibold">
               <Smartphone aria-hidden="true" className="size-5 text-primary" />
               Verificación en dos pasos

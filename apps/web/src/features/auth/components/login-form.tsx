@@ -202,7 +202,6 @@ function SecondFactorField({ ref, kind, value, error, onChange, onSwitch }: Seco
         autoCapitalize="none"
         spellCheck={false}
         maxLength={totp ? 8 : 64}
-        placeholder={totp ? '123456' : 'xxxxx-xxxxx'}
         className="font-mono tracking-wider"
         required
         aria-invalid={error ? true : undefined}
