@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support/test';
 import { signIn } from './support/auth';
 import { expectLive } from './support/devices';
-import { settleTransitions } from './support/layout';
+import { settlePage, settleTransitions, watchRequests } from './support/layout';
 
 /** Every screen an administrator can open (the others' are a subset), and the device panel. */
 const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual', '/interlocks'];
@@ -29,11 +29,12 @@ test.describe('Accesibilidad (axe)', () => {
 
       await signIn(page, 'admin');
       await expectLive(page);
+      watchRequests(page);
       for (const path of SCREENS) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-        // Let live data and lazy parts settle, and the sign-in toast go.
-        await page.waitForTimeout(600);
+        // Let live data and lazy parts settle (the sign-in toast went with the page it was on).
+        await settlePage(page);
         expect(await seriousViolations(page), path).toEqual([]);
       }
     });

@@ -4,7 +4,7 @@ import { signIn } from './support/auth';
 import { createDevice } from './support/api';
 import { purgeDevice } from './support/cleanup';
 import { deviceCard, expectLive } from './support/devices';
-import { expectNoCoveredControls } from './support/layout';
+import { expectNoCoveredControls, settlePage, watchRequests } from './support/layout';
 
 /** A gate with an alarm on its card (the alarm summary makes the card taller). */
 const GATE = { id: 'e2e_compuerta_layout', name: 'Compuerta Diseño E2E' };
@@ -18,9 +18,10 @@ const SCREENS = ['/', '/wall', '/devices', `/devices?id=${GATE.id}`, '/alarms', 
 
 /** Opens a screen and waits for it to be drawn, with no toast left over it. */
 async function openScreen(page: Page, path: string): Promise<void> {
+  watchRequests(page);
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await page.waitForTimeout(400);
+  await settlePage(page);
   for (const close of await page.getByRole('region', { name: /^Notificación/ }).getByRole('button').all()) await close.click();
 }
 

@@ -57,3 +57,51 @@ export async function settleTransitions(page: Page): Promise<void> {
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
 }
+
+const inFlight = new WeakMap<Page, Map<object, number>>();
+
+/** Starts counting the page's requests under way (for `settlePage`); idempotent. */
+function trackRequests(page: Page): Map<object, number> {
+  let open = inFlight.get(page);
+  if (!open) {
+    const requests = new Map<object, number>();
+    page.on('request', (req) => requests.set(req, Date.now()));
+    page.on('requestfinished', (req) => requests.delete(req));
+    page.on('requestfailed', (req) => requests.delete(req));
+    inFlight.set(page, (open = requests));
+  }
+  return open;
+}
+
+/**
+ * Call before `page.goto`: from then on `settlePage` knows which of the page's requests are under
+ * way.
+ */
+export function watchRequests(page: Page): void {
+  trackRequests(page);
+}
+
+/**
+ * Waits for a freshly opened screen to be at rest instead of sleeping a fixed time: its data
+ * requests and lazy chunks answered (no request of the page under way for `quietMs`; a request
+ * older than 10 s, such as a stream, is not waited for), the live link up where the screen shows
+ * it, the web fonts loaded, and two frames drawn after that.
+ */
+export async function settlePage(page: Page, quietMs = 150): Promise<void> {
+  const open = trackRequests(page);
+  const live = page.getByTestId('live-status');
+  if ((await live.count()) > 0) await expect(live).toHaveText('Sistema Activo', { timeout: 20_000 });
+  const deadline = Date.now() + 20_000;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    const now = Date.now();
+    const busy = [...open.values()].some((startedAt) => now - startedAt < 10_000);
+    if (busy) quietSince = now;
+    else if (now - quietSince >= quietMs) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+}
