@@ -65,7 +65,7 @@ import forwardedWarningPlugin from './plugins/forwarded-warning';
 import errorHandlerPlugin, { clientErrorHandler, frameworkErrors } from './plugins/error-handler';
 import jsonBodyPlugin from './plugins/json-body';
 import openapiPlugin from './plugins/openapi';
-import securityHeadersPlugin from './plugins/security-headers';
+import securityHeadersPlugin, { tileSourceOf } from './plugins/security-headers';
 import { schemaController } from './plugins/validation';
 import webAppPlugin from './plugins/web-app';
 import type { IngestStore } from './storage/ingest/ingest-store';
@@ -189,7 +189,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { member } = cluster;
   if (member) app.addHook('onClose', async () => member.cluster.close());
 
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, { imgSources: config.map.tileUrl ? [tileSourceOf(config.map.tileUrl)] : [] });
   // Before any check that may refuse the request: a proxy nobody named shows on its first request.
   if (config.trustProxy.length === 0) await app.register(forwardedWarningPlugin);
   await app.register(cookie);
@@ -229,7 +229,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const siteDeviceIds = (siteId: string) => modules.sites.sites.deviceIdsOf(siteId);
   await app.register(devicesRoutes, { devices: devices.service, admin: modules.deviceAdmin, siteDeviceIds });
   await app.register(commandsRoutes, { commands: commands.service });
-  await app.register(usersRoutes, { users: auth.users, service: auth.usersService, twoFactor: auth.twoFactor, settings: auth.settings });
+  await app.register(usersRoutes, { users: auth.users, service: auth.usersService, totpRequiredRoles: () => auth.settings.totpRequiredRoles() });
   await app.register(settingsRoutes, { settings: auth.settings });
   await app.register(auditRoutes, { audit: modules.audit.service });
   await app.register(deviceRoutes, { gateway: modules.gateway });

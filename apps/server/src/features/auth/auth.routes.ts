@@ -179,4 +179,19 @@ export default async function authRoutes(app: FastifyInstance, opts: AuthRoutesO
       return reply.status(204).send(null);
     },
   });
+
+  r.delete('/api/v1/users/:id/totp', {
+    config: { access: 'manage_users' },
+    schema: {
+      tags: ['users'],
+      summary: "Turns a user's TOTP off (a lost phone): their recovery codes are deleted and their sessions end (audited user.totp_reset)",
+      security: SESSION_SECURITY,
+      params: Type.Object({ id: Type.String({ maxLength: 100 }) }),
+      response: { 204: Type.Null(), ...errors(401, 403, 404) },
+    },
+    handler: async (req, reply) => {
+      await opts.twoFactor.reset(req.params.id, { user: req.auth!.user, ip: req.ip });
+      return reply.status(204).send(null);
+    },
+  });
 }

@@ -2,7 +2,6 @@ import { ROLES, type Role, type Settings } from '@agua/shared';
 import { unprocessable } from '../../lib/errors';
 import type { SettingsRepository } from '../../storage/settings.repository';
 import type { AuditService } from '../audit/audit.service';
-import type { UserRecord } from '../users/users.repository';
 
 const TOTP_REQUIRED_ROLES = 'settings.totpRequiredRoles';
 
@@ -35,7 +34,7 @@ export class SettingsService {
     return this.lastRoles;
   }
 
-  async patch(patch: Partial<Settings>, actor: { user: UserRecord; ip: string }): Promise<Settings> {
+  async patch(patch: Partial<Settings>, actor: { user: { id: string; username: string }; ip: string }): Promise<Settings> {
     const before = await this.get();
     if (patch.totpRequiredRoles !== undefined) {
       const roles = patch.totpRequiredRoles;

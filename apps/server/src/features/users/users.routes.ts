@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { CreateUserBodySchema, ResetPasswordBodySchema, UpdateUserBodySchema, UserSchema } from '@agua/shared';
+import { type Role, CreateUserBodySchema, ResetPasswordBodySchema, UpdateUserBodySchema, UserSchema } from '@agua/shared';
 import { errors, SESSION_SECURITY } from '../../lib/route-schemas';
-import type { TwoFactorService } from '../auth/two-factor.service';
-import type { SettingsService } from '../settings/settings.service';
 import { toUser } from './user.mapper';
 import type { UsersRepository } from './users.repository';
 import type { UsersService } from './users.service';
@@ -15,21 +13,21 @@ const Params = Type.Object({ id: Type.String({ maxLength: 100 }) });
 export interface UsersRoutesOptions {
   users: UsersRepository;
   service: UsersService;
-  twoFactor: TwoFactorService;
-  settings: SettingsService;
+  /** The roles that must sign in with TOTP, read now (a user's `mustEnrolTotp`). */
+  totpRequiredRoles: () => Promise<readonly Role[]>;
 }
 
 export default async function usersRoutes(app: FastifyInstance, opts: UsersRoutesOptions) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['users'];
   const actor = (req: FastifyRequest) => ({ user: req.auth!.user, ip: req.ip, sessionId: req.auth!.session.id });
-  const shown = async (user: Parameters<typeof toUser>[0]) => toUser(user, await opts.settings.totpRequiredRoles());
+  const shown = async (user: Parameters<typeof toUser>[0]) => toUser(user, await opts.totpRequiredRoles());
 
   r.get('/api/v1/users', {
     config: { access: 'admin' },
     schema: { tags, summary: 'Every user', security: SESSION_SECURITY, response: { 200: Type.Array(UserSchema), ...errors(401, 403) } },
     handler: async () => {
-      const roles = await opts.settings.totpRequiredRoles();
+      const roles = await opts.totpRequiredRoles();
       return (await opts.users.list()).map((u) => toUser(u, roles));
     },
   });
@@ -83,20 +81,5 @@ export default async function usersRoutes(app: FastifyInstance, opts: UsersRoute
       response: { 200: UserSchema, ...errors(400, 401, 403, 404, 422) },
     },
     handler: async (req) => shown(await opts.service.resetPassword(req.params.id, req.body.password, actor(req))),
-  });
-
-  r.delete('/api/v1/users/:id/totp', {
-    config: { access: 'manage_users' },
-    schema: {
-      tags,
-      summary: "Turns a user's TOTP off (a lost phone): their recovery codes are deleted and their sessions end (audited user.totp_reset)",
-      security: SESSION_SECURITY,
-      params: Params,
-      response: { 204: Type.Null(), ...errors(401, 403, 404) },
-    },
-    handler: async (req, reply) => {
-      await opts.twoFactor.reset(req.params.id, actor(req));
-      return reply.status(204).send(null);
-    },
   });
 }
