@@ -90,7 +90,7 @@ test.describe('Administración de usuarios', () => {
 
       await expect(page).toHaveURL(/\/$/);
       await expect(page.getByRole('heading', { level: 1, name: PRODUCT_NAME, exact: true })).toBeVisible();
-      await expect(menuLinks(page)).toHaveText(['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes']);
+      await expect(menuLinks(page)).toHaveText(['Dashboard', 'Dispositivos', 'Mapa', 'Alarmas', 'Desbordamientos', 'Informes']);
       await expect(sidebar(page).getByText('Operador', { exact: true })).toBeVisible();
 
       // An operator may command the gate: 'Abrir' or 'Cerrar', whichever moves it.

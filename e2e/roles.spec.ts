@@ -3,9 +3,9 @@ import { expect, test } from './support/test';
 import { ACCOUNTS, menuLinks, sidebar, signIn, type Role } from './support/auth';
 
 const MENU: Record<Role, string[]> = {
-  admin: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes', 'Enclavamientos', 'Usuarios', 'Auditoría', 'Notificaciones', 'Manual Admin'],
-  operator: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes'],
-  viewer: ['Dashboard', 'Dispositivos', 'Alarmas', 'Desbordamientos', 'Informes'],
+  admin: ['Dashboard', 'Dispositivos', 'Mapa', 'Alarmas', 'Desbordamientos', 'Informes', 'Enclavamientos', 'Usuarios', 'Auditoría', 'Notificaciones', 'Manual Admin'],
+  operator: ['Dashboard', 'Dispositivos', 'Mapa', 'Alarmas', 'Desbordamientos', 'Informes'],
+  viewer: ['Dashboard', 'Dispositivos', 'Mapa', 'Alarmas', 'Desbordamientos', 'Informes'],
 };
 
 async function expectAccessDenied(page: Page) {

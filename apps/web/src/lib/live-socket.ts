@@ -29,6 +29,7 @@ import { storeOverflowEvents } from './overflow-cache';
 import { cancelPermissiveRefreshes, refreshPermissives } from './permissive-refresh';
 import { storeReportRuns } from './report-run-cache';
 import { storeScheduleFrames, type ScheduleFrame } from './schedule-cache';
+import { siteKeys, storeSiteFrames, type SiteFrame } from './site-cache';
 
 /**
  * `stale`: the socket says it is open, but nothing (not even the server's heartbeat) came for
@@ -65,6 +66,9 @@ const KNOWN_TYPES = new Set<LiveEvent['type']>([
   'schedule.updated',
   'schedule.removed',
   'schedule.run',
+  'site.updated',
+  'site.removed',
+  'synoptic.updated',
 ]);
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_CAP_MS = 10_000;
@@ -232,6 +236,7 @@ function flush(): void {
   const touchedDevices = new Set<string>();
   const interlockFrames: InterlockFrame[] = [];
   const scheduleFrames: ScheduleFrame[] = [];
+  const siteFrames: SiteFrame[] = [];
   let bypasses: Interlock[] | null = null;
   let openAlarms = queryClient.getQueryData<Alarm[]>(queryKeys.openAlarms);
   let alarmsChanged = false;
@@ -322,6 +327,12 @@ function flush(): void {
         scheduleFrames.push(event);
         break;
       }
+      case 'site.updated':
+      case 'site.removed':
+      case 'synoptic.updated': {
+        siteFrames.push(event);
+        break;
+      }
     }
   }
 
@@ -333,6 +344,7 @@ function flush(): void {
   if (bypasses) queryClient.setQueryData<Interlock[]>(queryKeys.bypasses, bypasses);
   if (interlockFrames.length) storeInterlockFrames(interlockFrames);
   if (scheduleFrames.length) storeScheduleFrames(scheduleFrames);
+  if (siteFrames.length) storeSiteFrames(siteFrames);
   // A schedule's preview judges its runs against the interlocks as they stand.
   if (interlockFrames.length && !snapshot) void queryClient.invalidateQueries({ queryKey: queryKeys.schedulePreviews });
   if (alarmsChanged && openAlarms) {
@@ -349,6 +361,8 @@ function flush(): void {
     void queryClient.invalidateQueries({ queryKey: queryKeys.reportRuns });
     void queryClient.invalidateQueries({ queryKey: queryKeys.schedules });
     void queryClient.invalidateQueries({ queryKey: queryKeys.interlocks });
+    void queryClient.invalidateQueries({ queryKey: siteKeys.sites });
+    void queryClient.invalidateQueries({ queryKey: siteKeys.synoptics });
   }
   refreshPermissives(touchedDevices, snapshot || interlockFrames.length > 0);
   notifyHistory(touchedHistory);

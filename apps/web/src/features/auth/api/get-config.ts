@@ -10,6 +10,8 @@ export interface AppConfig {
   alarmShelveCritical: ShelveCriticalAccess;
   /** The installation's IANA time zone: local times on screen (a bypass's end) are its. Absent from an older server. */
   timezone?: string;
+  /** The sites' map (MAP_TILE_URL, MAP_ATTRIBUTION): null tiles draw the sites on a plain background. Absent from an older server. */
+  map?: { tileUrl: string | null; attribution: string | null };
 }
 
 export function getConfig(): Promise<AppConfig> {

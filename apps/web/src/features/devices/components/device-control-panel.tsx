@@ -8,6 +8,7 @@ import { RelativeTime } from '@/components/device/relative-time';
 import { WaterFigures } from '@/components/device/water-figures';
 
 import { formatDateTime } from '@/lib/format';
+import { cn } from '@/lib/utils';
 import { GateSchedules } from '@/features/schedules/components/gate-schedules';
 import { DeviceCommandButtons } from './device-command-buttons';
 import { DeviceCommandHistory } from './device-command-history';
@@ -37,7 +38,20 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
  * `admin` is a slot the route fills (features do not import each other): the device-administration
  * actions, for manage_devices only; `alarms` another: the device's open alarms (the alarms feature).
  */
-export function DeviceControlPanel({ device, canWrite, admin, alarms }: { device: Device; canWrite: boolean; admin?: ReactNode; alarms?: ReactNode }) {
+export function DeviceControlPanel({
+  device,
+  canWrite,
+  admin,
+  alarms,
+  className,
+}: {
+  device: Device;
+  canWrite: boolean;
+  admin?: ReactNode;
+  alarms?: ReactNode;
+  /** The panel opened over a site's synoptic drops its card frame (the dialog is the frame). */
+  className?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const online = device.status === 'online';
 
@@ -47,7 +61,7 @@ export function DeviceControlPanel({ device, canWrite, admin, alarms }: { device
   }, [device.id]);
 
   return (
-    <Card ref={ref} aria-labelledby="control-panel-title" className="scroll-mt-20 overflow-hidden">
+    <Card ref={ref} aria-labelledby="control-panel-title" className={cn('scroll-mt-20 overflow-hidden', className)}>
       <div className="p-4 sm:p-5">
         <h2 id="control-panel-title" className="flex items-center gap-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
           <SlidersHorizontal aria-hidden="true" className="size-4" />

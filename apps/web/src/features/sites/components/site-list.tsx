@@ -1,0 +1,64 @@
+import { Link } from 'react-router';
+import { ChevronRight, MapPinOff } from 'lucide-react';
+import type { Device, Site } from '@agua/shared';
+import { Card } from '@/components/ui/card';
+import { SiteAlarmBadge } from './site-alarm-badge';
+import { NO_ALARMS, type SiteAlarmStatus } from '../utils/site-status';
+
+function SiteRow({ site, status, deviceCount }: { site: Site; status: SiteAlarmStatus; deviceCount: number }) {
+  return (
+    <li>
+      <Link
+        to={`/sites/${encodeURIComponent(site.id)}`}
+        data-testid={`site-row-${site.id}`}
+        className="flex min-h-11 items-center gap-3 rounded-lg px-3 py-2.5 hover:bg-accent focus-visible:outline-2 focus-visible:outline-ring"
+      >
+        <span className="grid min-w-0 flex-1 gap-1">
+          <span className="font-medium break-words">{site.name}</span>
+          {site.address ? <span className="text-xs break-words text-muted-foreground">{site.address}</span> : null}
+          <span className="flex flex-wrap items-center gap-2">
+            <SiteAlarmBadge status={status} />
+            <span className="text-xs text-muted-foreground">
+              {deviceCount} {deviceCount === 1 ? 'dispositivo' : 'dispositivos'}
+            </span>
+          </span>
+        </span>
+        <ChevronRight aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
+      </Link>
+    </li>
+  );
+}
+
+/** The sites as a list beside the map (first on a phone): those on the map, then those without coordinates. */
+export function SiteList({ sites, devices, statuses, loading }: { sites: readonly Site[]; devices: readonly Device[]; statuses: ReadonlyMap<string, SiteAlarmStatus>; loading: boolean }) {
+  const placed = sites.filter((s) => s.lat !== null && s.lon !== null);
+  const unplaced = sites.filter((s) => s.lat === null || s.lon === null);
+  const count = (id: string) => devices.filter((d) => d.siteId === id).length;
+  return (
+    <Card className="grid gap-1 p-2" aria-labelledby="site-list-title">
+      <h2 id="site-list-title" className="px-3 pt-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
+        Sitios
+      </h2>
+      {loading ? <p className="px-3 py-2 text-sm text-muted-foreground">Cargando sitios…</p> : null}
+      {!loading && sites.length === 0 ? <p className="px-3 py-2 text-sm text-muted-foreground">No hay sitios registrados.</p> : null}
+      <ul className="grid gap-0.5">
+        {placed.map((s) => (
+          <SiteRow key={s.id} site={s} status={statuses.get(s.id) ?? NO_ALARMS} deviceCount={count(s.id)} />
+        ))}
+      </ul>
+      {unplaced.length > 0 ? (
+        <>
+          <h3 className="mt-2 flex items-center gap-1.5 px-3 pt-2 text-xs font-semibold text-muted-foreground">
+            <MapPinOff aria-hidden="true" className="size-3.5" />
+            Sin coordenadas (no están en el mapa)
+          </h3>
+          <ul className="grid gap-0.5" data-testid="sites-without-coordinates">
+            {unplaced.map((s) => (
+              <SiteRow key={s.id} site={s} status={statuses.get(s.id) ?? NO_ALARMS} deviceCount={count(s.id)} />
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </Card>
+  );
+}

@@ -1,0 +1,246 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, test } from './support/test';
+import { adminApi, createDevice } from './support/api';
+import { signIn } from './support/auth';
+import { purgeDevice } from './support/cleanup';
+import { DEVICES, expectLive, SIM_TIMEOUT } from './support/devices';
+import { restingGate } from './support/interlocks';
+import { reportLevel, type OwnTank } from './support/own-tank';
+import { settleTransitions } from './support/layout';
+import { expectToast } from './support/toast';
+import { expectToastBehindModal } from './support/toast-modal';
+
+const SITE = { id: 'site_reserva_limpia', name: 'Reserva Agua Limpia' };
+const OTHER_SITE = { id: 'site_desbordamiento', name: 'Desbordamiento Aguas Residuales' };
+const TANK = DEVICES.nivel02;
+/** The demo site's gate: never simulated, so offline — the drawing greys it. */
+const GATE = DEVICES.compuerta02;
+/** The simulated gate, in the other demo site: the one that obeys commands. */
+const LIVE_GATE = DEVICES.compuerta01;
+
+interface SynopticBody {
+  version: number;
+  width: number;
+  height: number;
+  background: { kind: 'grid' } | { kind: 'svg'; svg: string };
+  items: Array<Record<string, unknown>>;
+}
+
+/** A tank of this spec's own in the demo site (the simulator never writes to it): the alarm and the exact levels are ours. */
+const OWN: OwnTank = { id: '', name: 'Tanque Sitio E2E', apiKey: '' };
+let api: APIRequestContext;
+let before: SynopticBody;
+let otherBefore: SynopticBody;
+
+async function synoptic(siteId = SITE.id): Promise<SynopticBody> {
+  const res = await api.get(`/api/v1/sites/${siteId}/synoptic`);
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()) as SynopticBody;
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await settleTransitions(page);
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ") + " " + n.html.slice(0, 300)).slice(0, 1).join(" | ")}`);
+}
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('Mapa y sinóptico de un sitio', () => {
+  test.setTimeout(60_000);
+
+  test.beforeAll(async () => {
+    api = await adminApi();
+    before = await synoptic();
+    otherBefore = await synoptic(OTHER_SITE.id);
+    OWN.id = `e2e_tanque_sitio_${Date.now().toString(36)}`;
+    OWN.apiKey = await createDevice({ id: OWN.id, name: OWN.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
+    const res = await api.patch(`/api/v1/devices/${OWN.id}`, { data: { siteId: SITE.id } });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
+  test.afterAll(async () => {
+    // The drawing as it was (as a new version: versions are history), and no device of ours.
+    for (const [siteId, was] of [
+      [SITE.id, before],
+      [OTHER_SITE.id, otherBefore],
+    ] as const) {
+      const now = await synoptic(siteId);
+      if (now.version === was.version) continue;
+      await api.put(`/api/v1/sites/${siteId}/synoptic`, { data: { baseVersion: now.version, width: was.width, height: was.height, background: was.background, items: was.items } });
+    }
+    await purgeDevice(OWN.id);
+    await api.dispose();
+  });
+
+  test("'Mapa' muestra los sitios sobre un fondo neutro con la escala; un clic abre el sitio", async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.getByRole('navigation', { name: 'Navegación principal' }).getByRole('link', { name: 'Mapa' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Mapa' })).toBeVisible();
+    const map = page.getByTestId('site-map');
+    await expect(map).toHaveAttribute('data-tiles', 'off');
+    await expect(page.getByTestId('map-no-tiles')).toContainText('Sin mapa base (modo sin conexión)');
+    await expect(map.locator('.leaflet-control-scale-line')).toHaveText(/^\d+ (m|km)$/);
+    await expect(map.locator('.leaflet-tile')).toHaveCount(0);
+    const marker = page.getByTestId(`site-marker-${SITE.id}`);
+    await expect(marker).toContainText(SITE.name);
+    await expect(page.getByTestId(`site-marker-${OTHER_SITE.id}`)).toContainText(OTHER_SITE.name);
+    await marker.click();
+    await expect(page).toHaveURL(new RegExp(`/sites/${SITE.id}$`));
+    await expect(page.getByRole('heading', { level: 1, name: SITE.name })).toBeVisible();
+  });
+
+  test('el editor coloca los dispositivos con el teclado y el ratón, guarda, y el sinóptico vive', async ({ page }) => {
+    await signIn(page, 'admin');
+    await expectLive(page);
+    await page.goto(`/sites/${SITE.id}`);
+    await page.getByRole('link', { name: 'Editar sinóptico' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `Editar sinóptico · ${SITE.name}` })).toBeVisible();
+    // Start from an empty drawing whatever an earlier run left.
+    const canvas = page.getByTestId('synoptic-editor-canvas');
+    for (const el of await canvas.locator('[data-editor-item]').all()) {
+      await el.focus();
+      await page.keyboard.press('Delete');
+    }
+    await expect(canvas.locator('[data-editor-item]')).toHaveCount(0);
+
+    // Keyboard: the placed tank takes the focus; arrows move it one step, Shift+arrows resize, Ctrl+Z undoes.
+    await page.getByRole('button', { name: `Colocar ${TANK.name}` }).click();
+    const tank = page.getByTestId(`editor-item-${TANK.id}`);
+    await expect(tank).toBeFocused();
+    const x0 = Number(await tank.getAttribute('data-x'));
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await expect(tank).toHaveAttribute('data-x', String(x0 + 40));
+    const h0 = Number(await tank.getAttribute('data-h'));
+    await page.keyboard.press('Shift+ArrowDown');
+    await expect(tank).toHaveAttribute('data-h', String(h0 + 20));
+    await page.keyboard.press('Control+z');
+    await expect(tank).toHaveAttribute('data-h', String(h0));
+
+    // Mouse: the gate dragged to the right snaps to the grid.
+    await page.getByRole('button', { name: `Colocar ${GATE.name}` }).click();
+    const gate = page.getByTestId(`editor-item-${GATE.id}`);
+    const gx0 = Number(await gate.getAttribute('data-x'));
+    const box = (await gate.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 150, box.y + box.height / 2 + 10, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Number(await gate.getAttribute('data-x'))).toBeGreaterThan(gx0 + 60);
+    expect(Number(await gate.getAttribute('data-x')) % 20).toBe(0);
+
+    await page.getByRole('button', { name: `Colocar ${OWN.name}` }).click();
+    await page.getByRole('button', { name: 'Etiqueta', exact: true }).click();
+    const props = page.getByTestId('synoptic-item-properties');
+    await props.getByLabel('Etiqueta').fill('Depósito norte');
+    await props.getByLabel('Etiqueta').blur();
+
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await expectToast(page, 'Sinóptico guardado');
+    expect((await synoptic()).items).toHaveLength(4);
+
+    // The site, again: the drawing, live.
+    await page.getByRole('link', { name: 'Ver sitio' }).click();
+    const drawing = page.getByTestId('synoptic-drawing');
+    await expect(drawing).toBeVisible();
+    await expect(drawing.getByText('Depósito norte')).toBeVisible();
+    const tankButton = drawing.getByRole('button', { name: new RegExp(`^${TANK.name}: \\d+,\\d{2} m · \\d+ %, .*(hace \\d+ s|ahora)`) });
+    await expect(tankButton).toBeVisible({ timeout: SIM_TIMEOUT });
+    // A simulated reading moves the tank's fill (the simulator reports every 3 s).
+    const fill = drawing.locator(`[data-device-id="${TANK.id}"] [data-testid^="synoptic-fill-"]`);
+    const first = await fill.getAttribute('data-percent');
+    await expect(fill).not.toHaveAttribute('data-percent', first!, { timeout: SIM_TIMEOUT });
+
+    // Our own tank: a reading shows within 2 s; a very high one raises alarms on the symbol and on the map's marker.
+    const own = drawing.locator(`[data-device-id="${OWN.id}"]`);
+    await reportLevel(page.request, OWN, 2);
+    await expect(own).toHaveAttribute('aria-label', new RegExp(`^${OWN.name}: 2,00 m · 40 %`), { timeout: 2_000 });
+    await expect(own).toHaveAttribute('data-alarm-priority', 'none');
+    await reportLevel(page.request, OWN, 4.9);
+    await expect(own).toHaveAttribute('data-alarm-priority', '1');
+    await expect(own).toHaveAttribute('aria-label', /Crítica · 2 alarmas/);
+    await page.getByRole('link', { name: 'Mapa', exact: true }).first().click();
+    // The marker counts every alarm of the site's devices waiting for an acknowledgement (a simulated tank may have its own).
+    await expect(page.getByTestId(`site-marker-${SITE.id}`)).toContainText(/Crítica · \d+ alarmas/);
+    await expect(page.getByTestId(`site-marker-${SITE.id}`).locator('[data-priority="1"]')).toBeVisible();
+  });
+
+  test('una orden a la compuerta desde el sinóptico pasa por la misma confirmación', async ({ page }) => {
+    // The other site's drawing holds the simulated gate (set through the API: the editor is the test above).
+    const now = await synoptic(OTHER_SITE.id);
+    const item = { id: 'e2e_gate', symbol: 'gate', deviceId: LIVE_GATE.id, x: 100, y: 100, w: 200, h: 160, label: '', rotation: 0 };
+    const res = await api.put(`/api/v1/sites/${OTHER_SITE.id}/synoptic`, { data: { baseVersion: now.version, width: 1200, height: 800, background: { kind: 'grid' }, items: [item] } });
+    expect(res.status(), await res.text()).toBe(201);
+
+    const { action, label } = await restingGate(LIVE_GATE.id);
+    await signIn(page, 'operator');
+    await expectLive(page);
+    await page.goto(`/sites/${OTHER_SITE.id}`);
+    const symbol = page.getByTestId('synoptic-drawing').locator(`[data-device-id="${LIVE_GATE.id}"]`);
+    await expect(symbol).toHaveAttribute('role', 'button');
+    await expect(symbol).toHaveAttribute('aria-label', new RegExp(`^${LIVE_GATE.name}: (Abierta|Cerrada), `));
+    await symbol.click();
+    const panel = page.getByTestId('synoptic-device-dialog');
+    await expect(panel).toContainText('Panel de Control');
+    await panel.getByRole('button', { name: label, exact: true }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText(`¿${label} la compuerta ${LIVE_GATE.name}?`);
+    await confirm.getByRole('button', { name: `${label} compuerta`, exact: true }).click();
+    await expect(confirm).toBeHidden();
+    await expectToastBehindModal(page, 'Comando Ejecutado', `Comando "${action}" enviado exitosamente`);
+    // Its travel, on the drawing too, once the panel is closed.
+    await panel.getByRole('button', { name: 'Cerrar panel' }).click();
+    await expect(panel).toBeHidden();
+    await expect(symbol).toHaveAttribute('aria-label', new RegExp(`^${LIVE_GATE.name}: (Abriendo|Cerrando|Abierta|Cerrada)`));
+    await restingGate(LIVE_GATE.id);
+  });
+
+  test('en un teléfono el sinóptico es una lista ordenada sin desplazamiento lateral; axe limpio a 390 y 1440, claro y oscuro', async ({ page }) => {
+    test.setTimeout(90_000);
+    await signIn(page, 'admin');
+    await expectLive(page);
+    for (const width of [390, 1440]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto('/map');
+        await expect(page.getByTestId(`site-marker-${SITE.id}`)).toBeVisible();
+        if (width === 390) {
+          const list = (await page.getByRole('heading', { name: 'Sitios' }).boundingBox())!;
+          const map = (await page.getByTestId('site-map').boundingBox())!;
+          expect(list.y).toBeLessThan(map.y);
+        }
+        await noSidewaysScroll(page);
+        expect(await seriousViolations(page), `/map ${width} ${scheme}`).toEqual([]);
+        await page.screenshot({ path: `docs/screens/map-${width}-${scheme}.png` });
+
+        await page.goto(`/sites/${SITE.id}`);
+        if (width === 390) {
+          const list = page.getByTestId('synoptic-list');
+          await expect(list.getByRole('button', { name: new RegExp(`^${TANK.name}: \\d+,\\d{2} m · \\d+ %`) })).toBeVisible();
+          await expect(list.getByRole('button', { name: new RegExp(`^${GATE.name}: .*Desconectado`) })).toBeVisible();
+          await expect(list).toContainText('Depósito norte');
+        } else {
+          await expect(page.getByTestId('synoptic-drawing').getByRole('button', { name: new RegExp(`^${TANK.name}: `) })).toBeVisible();
+        }
+        await noSidewaysScroll(page);
+        expect(await seriousViolations(page), `/sites ${width} ${scheme}`).toEqual([]);
+        await page.screenshot({ path: `docs/screens/site-${width}-${scheme}.png`, fullPage: width === 390 });
+      }
+    }
+  });
+
+  test('un dispositivo que ya no existe se lee «Dispositivo eliminado»', async ({ page }) => {
+    await purgeDevice(OWN.id);
+    await signIn(page, 'viewer');
+    await page.goto(`/sites/${SITE.id}`);
+    await expect(page.getByTestId('synoptic-drawing')).toContainText('Dispositivo eliminado');
+  });
+});
