@@ -49,6 +49,23 @@ async function noSidewaysScroll(page: Page): Promise<void> {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 }
 
+/** The demo site drawn: the reserve and our tank, the pipe between them, the inlet gate; a plan of the plot behind. */
+const PLAN =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 800"><rect x="40" y="40" width="1120" height="720" rx="24" fill="none" stroke="#9ca3af" stroke-width="3" stroke-dasharray="12 8"/><path d="M40 620 H1160" stroke="#d1d5db" stroke-width="40"/><text x="60" y="700" font-family="sans-serif" font-size="22" fill="#6b7280">Camino de servicio</text></svg>';
+const SHOWCASE = {
+  width: 1200,
+  height: 800,
+  background: { kind: 'svg', svg: PLAN },
+  items: [
+    { id: 'label_titulo', symbol: 'label', deviceId: null, x: 120, y: 60, w: 320, h: 40, label: 'Depósito norte', rotation: 0 },
+    { id: 'tank_reserva', symbol: 'tank', deviceId: TANK.id, x: 160, y: 120, w: 200, h: 260, label: '', rotation: 0 },
+    { id: 'canal_1', symbol: 'channel', deviceId: null, x: 360, y: 320, w: 260, h: 40, label: '', rotation: 0 },
+    { id: 'gate_entrada', symbol: 'gate', deviceId: GATE.id, x: 620, y: 260, w: 180, h: 120, label: '', rotation: 0 },
+    { id: 'canal_2', symbol: 'channel', deviceId: null, x: 800, y: 320, w: 140, h: 40, label: '', rotation: 0 },
+    { id: 'tank_e2e', symbol: 'tank', deviceId: null as string | null, x: 940, y: 160, w: 160, h: 220, label: '', rotation: 0 },
+  ],
+};
+
 test.describe.configure({ mode: 'serial' });
 
 test.describe('Mapa y sinóptico de un sitio', () => {
@@ -59,6 +76,7 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     before = await synoptic();
     otherBefore = await synoptic(OTHER_SITE.id);
     OWN.id = `e2e_tanque_sitio_${Date.now().toString(36)}`;
+    SHOWCASE.items[5]!.deviceId = OWN.id;
     OWN.apiKey = await createDevice({ id: OWN.id, name: OWN.name, location: 'Prueba', type: 'level_sensor', config: { maxLevel: 5 } });
     const res = await api.patch(`/api/v1/devices/${OWN.id}`, { data: { siteId: SITE.id } });
     expect(res.status(), await res.text()).toBe(200);
@@ -93,6 +111,20 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await marker.click();
     await expect(page).toHaveURL(new RegExp(`/sites/${SITE.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: SITE.name })).toBeVisible();
+  });
+
+  test("el filtro 'Sitio' del dashboard y de las alarmas deja los dispositivos de un sitio", async ({ page }) => {
+    await signIn(page, 'viewer');
+    await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
+    await page.getByLabel('Sitio', { exact: true }).selectOption({ label: SITE.name });
+    await expect(page).toHaveURL(new RegExp(`\\?siteId=${SITE.id}$`));
+    await expect(page.getByTestId(`device-card-${TANK.id}`)).toBeVisible();
+    await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toHaveCount(0);
+    await expect(page.getByTestId(`device-card-${LIVE_GATE.id}`)).toHaveCount(0);
+    await page.getByLabel('Sitio', { exact: true }).selectOption({ label: 'Todos los sitios' });
+    await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
+    await page.goto(`/alarms?siteId=${OTHER_SITE.id}`);
+    await expect(page.getByLabel('Sitio', { exact: true })).toHaveValue(OTHER_SITE.id);
   });
 
   test('el editor coloca los dispositivos con el teclado y el ratón, guarda, y el sinóptico vive', async ({ page }) => {
@@ -142,15 +174,24 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await props.getByLabel('Etiqueta').fill('Depósito norte');
     await props.getByLabel('Etiqueta').blur();
 
+    // A background with a script in it: the server removes it and the editor says what went.
+    const hostile = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 800" onload="alert(1)"><script>alert(1)</script><rect x="20" y="20" width="1160" height="760" fill="none" stroke="#999"/></svg>';
+    await page.getByTestId('synoptic-svg-input').setInputFiles({ name: 'planta.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(hostile) });
+
     await page.getByRole('button', { name: 'Guardar', exact: true }).click();
     await expectToast(page, 'Sinóptico guardado');
-    expect((await synoptic()).items).toHaveLength(4);
+    await expect(page.getByTestId('synoptic-sanitized')).toContainText('script');
+    const saved = await synoptic();
+    expect(saved.items).toHaveLength(4);
+    expect(saved.background.kind === 'svg' && saved.background.svg).not.toContain('<script');
 
     // The site, again: the drawing, live.
     await page.getByRole('link', { name: 'Ver sitio' }).click();
     const drawing = page.getByTestId('synoptic-drawing');
     await expect(drawing).toBeVisible();
     await expect(drawing.getByText('Depósito norte')).toBeVisible();
+    // The background is an image: it cannot run anything.
+    await expect(drawing.getByTestId('synoptic-background-svg')).toHaveAttribute('href', /^data:image\/svg\+xml/);
     const tankButton = drawing.getByRole('button', { name: new RegExp(`^${TANK.name}: \\d+,\\d{2} m · \\d+ %, .*(hace \\d+ s|ahora)`) });
     await expect(tankButton).toBeVisible({ timeout: SIM_TIMEOUT });
     // A simulated reading moves the tank's fill (the simulator reports every 3 s).
@@ -204,6 +245,10 @@ test.describe('Mapa y sinóptico de un sitio', () => {
 
   test('en un teléfono el sinóptico es una lista ordenada sin desplazamiento lateral; axe limpio a 390 y 1440, claro y oscuro', async ({ page }) => {
     test.setTimeout(90_000);
+    // A drawing as an engineer would make it (for the screenshots in docs/screens).
+    const now = await synoptic();
+    const res = await api.put(`/api/v1/sites/${SITE.id}/synoptic`, { data: { baseVersion: now.version, ...SHOWCASE } });
+    expect(res.status(), await res.text()).toBe(201);
     await signIn(page, 'admin');
     await expectLive(page);
     for (const width of [390, 1440]) {

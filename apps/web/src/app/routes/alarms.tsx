@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { can, mayShelveAlarm } from '@agua/shared';
 import { Button } from '@/components/ui/button';
 import { PageHeader } from '@/components/page-header';
@@ -10,6 +11,7 @@ import { splitShelved } from '@/features/alarms/utils/shelved-alarms';
 import { useAppConfig } from '@/features/auth/api/get-config';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
+import { SiteFilter } from '@/features/sites/components/site-filter';
 import { cn } from '@/lib/utils';
 import { LoadError } from '@/components/load-error';
 
@@ -24,14 +26,20 @@ export default function AlarmsRoute() {
   const shelveAccess = useAppConfig().data?.alarmShelveCritical ?? 'write';
   const names = new Map(devices.map((d) => [d.id, d.name]));
   const deviceName = (id: string) => names.get(id) ?? id;
+  // '?siteId=': the open alarms of one site's devices (the history keeps its own filters).
+  const [params] = useSearchParams();
+  const siteId = params.get('siteId');
+  const siteOf = new Map(devices.map((d) => [d.id, d.siteId]));
+  const openAlarms = open.data && siteId ? open.data.filter((a) => siteOf.get(a.deviceId) === siteId) : open.data;
 
   return (
     <div className="grid gap-6">
       <PageHeader title="Alarmas" description="Alarmas activas, su reconocimiento y su historial (ISA-18.2)." />
+      {tab === 'open' ? <SiteFilter /> : null}
       <div role="tablist" aria-label="Vistas de alarmas" className="flex gap-2 border-b">
         {(
           [
-            ['open', `Activas${open.data ? ` (${splitShelved(open.data).active.length})` : ''}`],
+            ['open', `Activas${openAlarms ? ` (${splitShelved(openAlarms).active.length})` : ''}`],
             ['history', 'Historial'],
           ] as const
         ).map(([key, label]) => (
@@ -52,7 +60,7 @@ export default function AlarmsRoute() {
           <LoadError message={open.error.message} onRetry={() => void open.refetch()} />
         ) : (
           <OpenAlarms
-            alarms={open.data ?? []}
+            alarms={openAlarms ?? []}
             deviceName={deviceName}
             canWrite={can(user, 'write')}
             mayShelve={(priority) => mayShelveAlarm(user, priority, shelveAccess)}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { MonitorPlay } from 'lucide-react';
 import { can, PRODUCT_NAME } from '@agua/shared';
 import { PageHeader } from '@/components/page-header';
@@ -13,6 +13,7 @@ import { SummaryTiles } from '@/features/dashboard/components/summary-tiles';
 import { abnormalFirst } from '@/features/dashboard/utils/device-order';
 import { useAuth } from '@/features/auth/hooks/use-auth';
 import { useDevices } from '@/features/devices/hooks/use-devices';
+import { SiteFilter } from '@/features/sites/components/site-filter';
 import { DataAgeNotice } from '@/features/live/components/data-age-notice';
 import { LoadError } from '@/components/load-error';
 import { useNow } from '@/hooks/use-now';
@@ -23,7 +24,11 @@ const POLLED_FRESH_MS = 15_000;
 
 export default function DashboardRoute() {
   const { user } = useAuth();
-  const { devices, isLoading, error, fetchedAt, refetch } = useDevices();
+  const { devices: allDevices, isLoading, error, fetchedAt, refetch } = useDevices();
+  // '?siteId=' narrows the screen to one site's devices (the live list, filtered here).
+  const [params] = useSearchParams();
+  const siteId = params.get('siteId');
+  const devices = useMemo(() => (siteId ? allDevices.filter((d) => d.siteId === siteId) : allDevices), [allDevices, siteId]);
   const { data: openAlarms } = useOpenAlarms();
   const { state } = useLiveStatus();
   const now = useNow();
@@ -46,8 +51,9 @@ export default function DashboardRoute() {
           </>
         }
       />
+      <SiteFilter />
       <DataAgeNotice fetchedAt={fetchedAt} />
-      {error && devices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
+      {error && allDevices.length === 0 ? <LoadError message={error.message} onRetry={refetch} /> : null}
       <SummaryTiles devices={devices} loading={isLoading} known={known} live={live} />
       <DeviceGrid devices={ordered} canWrite={can(user, 'write')} loading={isLoading} loaded={fetchedAt > 0} alarmsOf={(id) => <DeviceAlarms deviceId={id} />} />
       {isLoading ? null : <LevelOverlay devices={devices} />}

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { ArrowDownToLine, ArrowUpFromLine, BellRing, CalendarClock, Cpu, Cylinder, Droplets, FileSpreadsheet, Lock, LockKeyhole, Megaphone, MonitorPlay, ShieldCheck, UserPlus } from 'lucide-react';
 import {
   ALARM_KIND_LABELS,
@@ -22,10 +21,11 @@ import {
   topics,
 } from '@agua/shared';
 import { Button, buttonVariants } from '@/components/ui/button';
-import { Card } from '@/components/ui/card';
 import { PermitNotes } from '@/features/interlocks/components/permit-notes';
 import { SHORTCUTS } from '@/features/shortcuts/shortcuts';
 import { CodeBlock } from './code-block';
+import { ManualSites } from './manual-sites';
+import { Section } from './manual-section';
 
 // Demo values (docs/protocol.md): the seed sensor and its demo key, against a local server.
 const DEVICE_ID = 'esp32_nivel_01';
@@ -63,21 +63,6 @@ curl -X POST ${SERVER}/api/v1/devices/${DEVICE_ID}/commands/<commandId>/ack \\
   -H 'Content-Type: application/json' -H 'X-API-Key: ${DEVICE_KEY}' \\
   -d '{"success":true,"message":"Lectura enviada"}'`;
 
-function Section({ id, icon: Icon, title, children }: { id: string; icon: typeof Cpu; title: string; children: ReactNode }) {
-  return (
-    <Card className="p-5 sm:p-6">
-      <section aria-labelledby={id}>
-        <h2 id={id} className="flex items-center gap-2 text-lg font-semibold">
-          <Icon aria-hidden="true" className="size-5 text-primary" />
-          {title}
-        </h2>
-        <div className="mt-3 grid gap-3 text-sm leading-relaxed text-foreground/90 [&_code]:rounded [&_code]:bg-muted [&_code]:px-1 [&_code]:py-0.5 [&_code]:font-mono [&_code]:text-[0.85em] [&_h3]:mt-3 [&_h3]:text-base [&_h3]:font-semibold [&_li]:ml-5 [&_ol]:list-decimal [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ul]:list-disc">
-          {children}
-        </div>
-      </section>
-    </Card>
-  );
-}
 
 const APPROVAL_MINUTES = INTERLOCK_LIMITS.approvalTimeoutS / 60;
 
@@ -243,6 +228,8 @@ export function ManualContent() {
           sustituyen a las alarmas de nivel: son las alarmas las que avisan.
         </p>
       </Section>
+
+      <ManualSites />
 
       <Section id="manual-alarmas" icon={BellRing} title="Alarmas">
         <p>

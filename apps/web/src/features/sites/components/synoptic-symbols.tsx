@@ -20,6 +20,8 @@ export function SynopticBackdrop({ synoptic, idPrefix }: { synoptic: Pick<Synopt
           width={synoptic.width}
           height={synoptic.height}
           preserveAspectRatio="xMidYMid meet"
+          // A plan drawn on white reads as one on black in the dark theme (greys invert, hues stay).
+          className="dark:invert dark:hue-rotate-180"
           data-testid="synoptic-background-svg"
         />
       </>

@@ -36,21 +36,36 @@ function onActivate(open: () => void) {
   };
 }
 
-/** The texts of an item inside the drawing, at the top of its box (upright whatever the rotation). */
-function Plate({ item, view }: { item: SynopticItem; view: ItemView }) {
+/** Room kept for a symbol's texts under it (or over it, near the drawing's foot). */
+const PLATE_H = 120;
+const PLATE_MIN_W = 180;
+
+/**
+ * The texts of an item inside the drawing, upright whatever the rotation: a label's in its box; a
+ * device's under its symbol (over it when the drawing ends first), so that they never hide the
+ * level and its marks.
+ */
+function Plate({ item, view, height }: { item: SynopticItem; view: ItemView; height: number }) {
   if (item.symbol === 'channel' && !view.device && !item.label) return null;
-  const label = item.symbol === 'label';
-  return (
-    // The plate draws what the symbol's accessible name says (its aria-label): hidden from screen readers, not said twice.
-    <foreignObject x={item.x} y={item.y} width={item.w} height={item.h} className="pointer-events-none overflow-visible" aria-hidden="true">
-      <div className={cn('flex h-full flex-col items-center', label ? 'justify-center' : 'justify-start p-1.5')}>
-        {label ? (
+  if (item.symbol === 'label') {
+    return (
+      <foreignObject x={item.x} y={item.y} width={item.w} height={item.h} className="pointer-events-none" aria-hidden="true">
+        <div className="flex h-full items-center justify-center">
           <span className="text-center text-base leading-tight font-semibold break-words text-foreground">{item.label}</span>
-        ) : (
-          <span className={cn('grid max-w-full justify-items-center gap-0.5 rounded-md border bg-card/90 px-1.5 py-1 text-center text-card-foreground shadow-xs', view.stale && 'border-dashed')}>
-            <ItemTexts view={view} />
-          </span>
-        )}
+        </div>
+      </foreignObject>
+    );
+  }
+  const w = Math.max(item.w, PLATE_MIN_W);
+  const below = item.y + item.h + 6 + PLATE_H <= height;
+  const y = below ? item.y + item.h + 6 : Math.max(0, item.y - 6 - PLATE_H);
+  return (
+    // What the symbol's accessible name (its aria-label) says, drawn: hidden from screen readers, not said twice.
+    <foreignObject x={item.x + item.w / 2 - w / 2} y={y} width={w} height={PLATE_H} className="pointer-events-none" aria-hidden="true">
+      <div className={cn('flex h-full flex-col items-center', below ? 'justify-start' : 'justify-end')}>
+        <span className={cn('grid max-w-full justify-items-center gap-0.5 rounded-md border bg-card/95 px-2 py-1 text-center text-card-foreground shadow-xs', view.stale && 'border-dashed')}>
+          <ItemTexts view={view} />
+        </span>
       </div>
     </foreignObject>
   );
@@ -75,7 +90,7 @@ function SynopticDrawing({ synoptic, views, onOpenDevice }: { synoptic: Synoptic
           <>
             <AlarmOutline item={item} view={view} />
             <SymbolShape item={item} view={view} />
-            <Plate item={item} view={view} />
+            <Plate item={item} view={view} height={synoptic.height} />
           </>
         );
         if (!device) {
