@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './apps/server/test/helpers/slow-first-sequencer.ts';
 
 export default defineConfig({
   // The web app's own alias (apps/web/vite.config.ts), for its unit tests.
@@ -25,5 +26,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Server tests start real servers; two cores, so not too many at once.
     maxWorkers: 2,
+    // The files that wait for real time start first, so that none is left running alone at the end.
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './apps/server/test/helpers/slow-first-sequencer.ts';
 
 // The server's API suite again, on PostgreSQL (docs/operations.md: "every test that holds on SQLite holds
 // on PostgreSQL"): each test server gets a database of its own on this machine's PostgreSQL.
@@ -21,5 +22,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    // The files that wait for real time start first, so that none is left running alone at the end.
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });
