@@ -1,13 +1,13 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { adminApi, createDevice } from './support/api';
+import { adminApi, baseURL, createDevice } from './support/api';
 import { signIn } from './support/auth';
 import { purgeDevice } from './support/cleanup';
 import { DEVICES, expectLive, SIM_TIMEOUT } from './support/devices';
 import { restingGate } from './support/interlocks';
 import { reportLevel, type OwnTank } from './support/own-tank';
-import { settleTransitions } from './support/layout';
+import { expectNoCoveredControls, settleTransitions } from './support/layout';
 import { expectToast } from './support/toast';
 import { expectToastBehindModal } from './support/toast-modal';
 
@@ -43,6 +43,12 @@ async function seriousViolations(page: Page): Promise<string[]> {
   await settleTransitions(page);
   const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ") + " " + n.html.slice(0, 300)).slice(0, 1).join(" | ")}`);
+}
+
+/** `SCREENS_OUT=docs/screens`: the screenshots of docs/operator-console.md (none otherwise: a run leaves the tree as it was). */
+async function shot(page: Page, name: string, fullPage = false): Promise<void> {
+  const dir = process.env.SCREENS_OUT;
+  if (dir) await page.screenshot({ path: `${dir}/${name}.png`, fullPage });
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
@@ -113,6 +119,56 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await expect(page.getByRole('heading', { level: 1, name: SITE.name })).toBeVisible();
   });
 
+  test('con un servidor de teselas el mapa las pide y muestra su atribución', async ({ page }) => {
+    // The browser side of MAP_TILE_URL: the configuration names a tile address on this origin (the
+    // server's CSP allows it), and the test answers the tiles itself.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=', 'base64');
+    let tiles = 0;
+    await page.route('**/e2e-tiles/**', (route) => {
+      tiles += 1;
+      return route.fulfill({ contentType: 'image/png', body: png });
+    });
+    await page.route('**/api/v1/config', async (route) => {
+      const response = await route.fetch();
+      const json = { ...(await response.json()), map: { tileUrl: `${baseURL}/e2e-tiles/{z}/{x}/{y}.png`, attribution: '© Teselas de prueba <b>e2e</b>' } };
+      await route.fulfill({ response, json });
+    });
+    await signIn(page, 'viewer');
+    await page.goto('/map');
+    const map = page.getByTestId('site-map');
+    await expect(map).toHaveAttribute('data-tiles', 'on');
+    await expect(map.locator('.leaflet-tile-loaded').first()).toBeVisible();
+    expect(tiles).toBeGreaterThan(0);
+    // The credit is shown as typed, never as HTML.
+    await expect(map.locator('.leaflet-control-attribution')).toHaveText('© Teselas de prueba <b>e2e</b>');
+    await expect(page.getByTestId('map-no-tiles')).toHaveCount(0);
+  });
+
+  test('un sitio nuevo sin coordenadas aparece en la lista, no en el mapa', async ({ page }) => {
+    const name = `Sitio E2E ${Date.now().toString(36)}`;
+    await signIn(page, 'admin');
+    await page.goto('/map');
+    await page.getByRole('button', { name: 'Nuevo sitio' }).click();
+    const form = page.getByTestId('site-form-dialog');
+    await form.getByLabel('Nombre').fill(name);
+    await form.getByLabel('Latitud').fill('40,4');
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await expect(form.getByText('Escriba la latitud y la longitud, o ninguna.')).toBeVisible();
+    await form.getByLabel('Latitud').fill('');
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    try {
+      await expect(page.getByText('Este sitio aún no tiene sinóptico.')).toBeVisible();
+      await page.getByRole('link', { name: 'Mapa', exact: true }).first().click();
+      await expect(page.getByTestId('sites-without-coordinates').getByRole('link', { name: new RegExp(name) })).toBeVisible();
+      await expect(page.getByTestId(`site-marker-${id}`)).toHaveCount(0);
+    } finally {
+      const res = await api.delete(`/api/v1/sites/${encodeURIComponent(id)}`);
+      expect([204, 404]).toContain(res.status());
+    }
+  });
+
   test("el filtro 'Sitio' del dashboard y de las alarmas deja los dispositivos de un sitio", async ({ page }) => {
     await signIn(page, 'viewer');
     await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
@@ -128,6 +184,7 @@ test.describe('Mapa y sinóptico de un sitio', () => {
   });
 
   test('el editor coloca los dispositivos con el teclado y el ratón, guarda, y el sinóptico vive', async ({ page }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
     await signIn(page, 'admin');
     await expectLive(page);
     await page.goto(`/sites/${SITE.id}`);
@@ -174,6 +231,9 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await props.getByLabel('Etiqueta').fill('Depósito norte');
     await props.getByLabel('Etiqueta').blur();
 
+    expect(await seriousViolations(page), 'editor').toEqual([]);
+    await expectNoCoveredControls(page, 'editor');
+
     // A background with a script in it: the server removes it and the editor says what went.
     const hostile = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1200 800" onload="alert(1)"><script>alert(1)</script><rect x="20" y="20" width="1160" height="760" fill="none" stroke="#999"/></svg>';
     await page.getByTestId('synoptic-svg-input').setInputFiles({ name: 'planta.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(hostile) });
@@ -181,6 +241,7 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await page.getByRole('button', { name: 'Guardar', exact: true }).click();
     await expectToast(page, 'Sinóptico guardado');
     await expect(page.getByTestId('synoptic-sanitized')).toContainText('script');
+    await shot(page, 'site-editor-1440-light');
     const saved = await synoptic();
     expect(saved.items).toHaveLength(4);
     expect(saved.background.kind === 'svg' && saved.background.svg).not.toContain('<script');
@@ -263,8 +324,9 @@ test.describe('Mapa y sinóptico de un sitio', () => {
           expect(list.y).toBeLessThan(map.y);
         }
         await noSidewaysScroll(page);
+        if (scheme === 'light') await expectNoCoveredControls(page, `/map ${width}`);
         expect(await seriousViolations(page), `/map ${width} ${scheme}`).toEqual([]);
-        await page.screenshot({ path: `docs/screens/map-${width}-${scheme}.png` });
+        await shot(page, `map-${width}-${scheme}`);
 
         await page.goto(`/sites/${SITE.id}`);
         if (width === 390) {
@@ -276,8 +338,9 @@ test.describe('Mapa y sinóptico de un sitio', () => {
           await expect(page.getByTestId('synoptic-drawing').getByRole('button', { name: new RegExp(`^${TANK.name}: `) })).toBeVisible();
         }
         await noSidewaysScroll(page);
+        if (scheme === 'light') await expectNoCoveredControls(page, `/sites ${width}`);
         expect(await seriousViolations(page), `/sites ${width} ${scheme}`).toEqual([]);
-        await page.screenshot({ path: `docs/screens/site-${width}-${scheme}.png`, fullPage: width === 390 });
+        await shot(page, `site-${width}-${scheme}`, width === 390);
       }
     }
   });
