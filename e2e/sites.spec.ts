@@ -113,10 +113,13 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await expect(map.locator('.leaflet-tile')).toHaveCount(0);
     const marker = page.getByTestId(`site-marker-${SITE.id}`);
     await expect(marker).toContainText(SITE.name);
+    await expect(page.getByRole('button', { name: 'Nuevo sitio' })).toHaveCount(0);
     await expect(page.getByTestId(`site-marker-${OTHER_SITE.id}`)).toContainText(OTHER_SITE.name);
     await marker.click();
     await expect(page).toHaveURL(new RegExp(`/sites/${SITE.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: SITE.name })).toBeVisible();
+    // Reading only: no editor for a viewer.
+    await expect(page.getByRole('link', { name: 'Editar sinóptico' })).toHaveCount(0);
   });
 
   test('con un servidor de teselas el mapa las pide y muestra su atribución', async ({ page }) => {
@@ -224,6 +227,15 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await page.mouse.up();
     await expect.poll(async () => Number(await gate.getAttribute('data-x'))).toBeGreaterThan(gx0 + 60);
     expect(Number(await gate.getAttribute('data-x')) % 20).toBe(0);
+    // Its lower right corner resizes it, on the grid too.
+    const gw0 = Number(await gate.getAttribute('data-w'));
+    const handle = (await page.getByTestId('editor-resize-handle').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + handle.width / 2 + 60, handle.y + handle.height / 2 + 30, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => Number(await gate.getAttribute('data-w'))).toBeGreaterThan(gw0);
+    expect(Number(await gate.getAttribute('data-w')) % 20).toBe(0);
 
     await page.getByRole('button', { name: `Colocar ${OWN.name}` }).click();
     await page.getByRole('button', { name: 'Etiqueta', exact: true }).click();
@@ -272,6 +284,28 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     // The marker counts every alarm of the site's devices waiting for an acknowledgement (a simulated tank may have its own).
     await expect(page.getByTestId(`site-marker-${SITE.id}`)).toContainText(/Crítica · \d+ alarmas/);
     await expect(page.getByTestId(`site-marker-${SITE.id}`).locator('[data-priority="1"]')).toBeVisible();
+  });
+
+  test('guardar sobre una versión ajena avisa y carga la nueva; un fondo de más de 2 MB se rechaza', async ({ page }) => {
+    await signIn(page, 'admin');
+    await page.goto(`/sites/${SITE.id}/edit`);
+    const read = await synoptic();
+    await expect(page.getByText(`Sobre la versión ${read.version}.`)).toBeVisible();
+    await page.getByTestId('synoptic-svg-input').setInputFiles({ name: 'enorme.svg', mimeType: 'image/svg+xml', buffer: Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg">${' '.repeat(2 * 1024 * 1024)}</svg>`) });
+    await expect(page.getByText('El fondo SVG supera los 2 MB.')).toBeVisible();
+
+    // Someone else saves meanwhile.
+    const res = await api.put(`/api/v1/sites/${SITE.id}/synoptic`, { data: { baseVersion: read.version, width: read.width, height: read.height, background: read.background, items: read.items } });
+    expect(res.status(), await res.text()).toBe(201);
+    // The live socket says so; the editor keeps the drawing under way (its edits are not thrown away).
+    await page.getByRole('button', { name: 'Etiqueta', exact: true }).click();
+    await expect(page.getByTestId('synoptic-newer')).toContainText(`guardó la versión ${read.version + 1} mientras usted edita`);
+    await expect(page.getByText(`Sobre la versión ${read.version}.`)).toBeVisible();
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Otra persona guardó una versión más reciente' })).toBeVisible();
+    await expect(page.getByText(`Sobre la versión ${read.version + 1}.`)).toBeVisible();
+    await expect(page.getByTestId('synoptic-newer')).toHaveCount(0);
+    expect((await synoptic()).version).toBe(read.version + 1);
   });
 
   test('una orden a la compuerta desde el sinóptico pasa por la misma confirmación', async ({ page }) => {

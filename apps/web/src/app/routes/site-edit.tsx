@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, ShieldAlert } from 'lucide-react';
-import { can, type SynopticSaved } from '@agua/shared';
+import { ArrowLeft, RefreshCw, ShieldAlert } from 'lucide-react';
+import { can, type Synoptic, type SynopticSaved } from '@agua/shared';
 import { LoadError } from '@/components/load-error';
 import { PageHeader } from '@/components/page-header';
-import { buttonVariants } from '@/components/ui/button';
+import { Button, buttonVariants } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
@@ -26,9 +26,20 @@ export default function SiteEditRoute() {
   const { devices } = useDevices();
   const [error, setError] = useState<string | null>(null);
   const [sanitized, setSanitized] = useState<string[]>([]);
+  // The version being edited. A newer one (another person's save, told by the live socket) does not
+  // replace it under the editor's hands: a notice offers it, and a save on the old one is a 409.
+  const [base, setBase] = useState<Synoptic | null>(null);
+  const newest = synoptic.data;
+  if (base === null && newest) setBase(newest);
   if (!can(user, 'manage_devices')) return <AccessDenied />;
   const site = sites.data?.find((s) => s.id === id) ?? null;
-  const data = synoptic.data;
+  const data = base;
+  const newer = newest && base && newest.version > base.version ? newest : null;
+
+  async function loadNewest() {
+    const fresh = await synoptic.refetch();
+    if (fresh.data) setBase(fresh.data);
+  }
   const siteDevices = devices.filter((d) => d.siteId === id);
 
   function onSave(draft: Draft) {
@@ -44,13 +55,15 @@ export default function SiteEditRoute() {
       { baseVersion: data.version, width: draft.width, height: draft.height, background: draft.background, items: draft.items },
       {
         onSuccess: (saved: SynopticSaved) => {
-          setSanitized(saved.sanitized);
+          const { sanitized: removed, ...stored } = saved;
+          setBase(stored);
+          setSanitized(removed);
           toast({ title: 'Sinóptico guardado', description: `Versión ${saved.version}`, variant: 'success' });
         },
         onError: (e) => {
           if (isApiError(e) && e.code === 'VERSION_CONFLICT') {
             setError('Otra persona guardó una versión más reciente mientras usted editaba. Se ha cargado esa versión: repita sus cambios sobre ella.');
-            void synoptic.refetch();
+            void loadNewest();
           } else if (isApiError(e) && e.status === 413) {
             setError(e.code === 'SVG_TOO_LARGE' ? e.message : 'El dibujo es demasiado grande para guardarlo (el fondo SVG admite hasta 2 MB).');
           } else if (isApiError(e) && e.details && typeof e.details === 'object' && 'reason' in e.details) {
@@ -77,6 +90,18 @@ export default function SiteEditRoute() {
         }
       />
       <FormAlert message={error} />
+      {newer ? (
+        <div role="status" data-testid="synoptic-newer" className="flex flex-col gap-3 rounded-lg border border-warn/50 bg-warn/10 px-4 py-3 text-sm sm:flex-row sm:items-center sm:justify-between">
+          <p>
+            <span className="font-semibold">{newer.createdBy?.name ?? 'Otra persona'} guardó la versión {newer.version} mientras usted edita.</span> Guardar ahora no sería posible:
+            cargue esa versión (sus cambios sin guardar se pierden) o anote sus cambios antes.
+          </p>
+          <Button variant="outline" onClick={() => void loadNewest().then(() => setError(null))}>
+            <RefreshCw aria-hidden="true" />
+            Cargar la versión {newer.version}
+          </Button>
+        </div>
+      ) : null}
       {sanitized.length > 0 ? (
         <div role="status" data-testid="synoptic-sanitized" className="flex items-start gap-3 rounded-lg border border-warn/50 bg-warn/10 px-4 py-3 text-sm">
           <ShieldAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-warn-fg" />

@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { Grid3x3, ImageUp, Plus, Redo2, Save, Trash2, Undo2 } from 'lucide-react';
 import { SYNOPTIC_LIMITS, SYNOPTIC_ROTATIONS, type Alarm, type Device, type SynopticItem, type SynopticRotation, type SynopticSymbol } from '@agua/shared';
 import { Button } from '@/components/ui/button';
@@ -60,19 +60,14 @@ export function SynopticEditor({
   const byId = new Map(devices.map((d) => [d.id, d]));
   const now = Date.now();
 
-  /** A change that undo can take back. */
-  const commit = useCallback(
-    (next: Draft | ((d: Draft) => Draft)) => {
-      setDraft((current) => {
-        const value = typeof next === 'function' ? next(current) : next;
-        if (value === current) return current;
-        setPast((p) => [...p.slice(-99), current]);
-        setFuture([]);
-        return value;
-      });
-    },
-    [setDraft],
-  );
+  /** A change that undo can take back (computed from the draft shown: one event, one step of history). */
+  function commit(next: Draft | ((d: Draft) => Draft)) {
+    const value = typeof next === 'function' ? next(draft) : next;
+    if (value === draft) return;
+    setPast((p) => [...p.slice(-99), draft]);
+    setFuture([]);
+    setDraft(value);
+  }
 
   const updateItem = (id: string, change: (item: SynopticItem) => SynopticItem) => commit((d) => ({ ...d, items: d.items.map((i) => (i.id === id ? change(i) : i)) }));
   const removeItem = (id: string) => {
