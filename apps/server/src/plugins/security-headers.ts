@@ -49,8 +49,24 @@ export function securityHeaders(options: HelmetOptions = HELMET_OPTIONS): Record
   return headers;
 }
 
-async function securityHeadersPlugin(app: FastifyInstance) {
-  const headers = securityHeaders();
+/**
+ * The CSP source of a map tile address (docs/sites.md "Map"): its scheme and host, a `{s}`
+ * subdomain as `*` — the browsers fetch the tiles themselves, so the policy must let them.
+ */
+export function tileSourceOf(tileUrl: string): string {
+  const url = new URL(tileUrl.replace(/\{s\}/g, 'tile-subdomain').replace(/\{[a-z]\}/g, '0'));
+  return `${url.protocol}//${url.host.replace('tile-subdomain', '*')}`;
+}
+
+export interface SecurityHeadersOptions {
+  /** Where else images may come from: the map's tile server, when MAP_TILE_URL is set. */
+  imgSources?: string[];
+}
+
+async function securityHeadersPlugin(app: FastifyInstance, opts: SecurityHeadersOptions) {
+  const extra = opts.imgSources ?? [];
+  const directives = HELMET_OPTIONS.contentSecurityPolicy as { directives: Record<string, string[]> };
+  const headers = extra.length === 0 ? securityHeaders() : securityHeaders({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives: { ...directives.directives, imgSrc: [...directives.directives.imgSrc!, ...extra] } } });
   app.addHook('onRequest', async (req, reply) => {
     void reply.headers(headers);
     // Session-bound data must not outlive the session in a shared browser's or a proxy's cache;

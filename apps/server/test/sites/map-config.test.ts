@@ -1,6 +1,7 @@
 // docs/sites.md "Map": MAP_TILE_URL and MAP_ATTRIBUTION, checked at start and told to the web app.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/env';
+import { tileSourceOf } from '../../src/plugins/security-headers';
 import { startServer, type TestServer } from '../helpers/server';
 import { jsonOf } from '../helpers/api';
 
@@ -36,5 +37,15 @@ describe('GET /api/v1/config with a map', () => {
     const { status, body } = await jsonOf<{ map: unknown }>(await s.fetch('/api/v1/config'));
     expect(status).toBe(200);
     expect(body.map).toEqual({ tileUrl: 'https://tile.example/{z}/{x}/{y}.png', attribution: '© Teselas de ejemplo' });
+  });
+
+  it("lets the browsers load the tiles: the tile server's origin is in the CSP's img-src", async () => {
+    const csp = (await s.fetch('/api/v1/config')).headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/img-src 'self' data: blob: https:\/\/tile\.example(;|$)/);
+    expect(csp).toContain("script-src 'self'");
+  });
+
+  it('a {s} subdomain becomes a wildcard source', () => {
+    expect(tileSourceOf('https://{s}.tile.example:8443/{z}/{x}/{y}.png')).toBe('https://*.tile.example:8443');
   });
 });

@@ -317,7 +317,9 @@ describe('synoptic', () => {
         };
         pump();
       });
-      expect(outcome.status).toBe(413);
+      // The 413 envelope, or (when the client is still writing as the server closes) a reset:
+      // either way the server stopped reading long before the 20 MB.
+      if (outcome.status !== null) expect(outcome.status).toBe(413);
       expect(outcome.sent).toBeLessThan(20 * 1024 * 1024);
       expect((await s.fetch('/api/health')).status).toBe(200);
     });
