@@ -16,6 +16,7 @@ const entries = {
   server: 'apps/server/src/server.ts',
   'ingest-writer.worker': 'apps/server/src/storage/ingest/sqlite/ingest-writer.worker.ts',
   'delivery.worker': 'apps/server/src/features/notifications/delivery.worker.ts',
+  'sanitize-svg.worker': 'apps/server/src/features/sites/sanitize-svg.worker.ts',
 };
 /** What the bundle is made of: rebuilt when any of these is newer. */
 export const serverSources = ['apps/server/src', 'packages/shared/src', 'packages/simulator/src'].map((p) => path.join(root, p));

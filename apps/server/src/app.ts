@@ -279,6 +279,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Stored hours that late readings changed go before the database does (docs/water.md).
     await modules.water.hours.flush().catch((err: unknown) => app.log.error({ err }, 'stored water hours touched by late readings were not deleted'));
     await notifications.close();
+    await modules.sites.sanitizer.close();
   });
   return { app, mqttPort: () => mqtt.transport.port(), modules, jobs, metricsServer };
 }

@@ -273,6 +273,33 @@ describe('synoptic', () => {
       expect(normalise(svg)).toBe(normalise(clean));
     });
 
+    it('a drawing near 2 MB is cleaned off the event loop: the server answers all the while', async () => {
+      const shapes = '<rect x="1" y="2" width="10" height="10" fill="#ccc" stroke="#333"/><path d="M0 0 L5 5" onclick="x()"/>'.repeat(18_000);
+      const heavy = svgOf(`<g>${shapes}</g>`);
+      expect(heavy.length).toBeLessThan(2 * 1024 * 1024);
+      const gaps: number[] = [];
+      let saving = true;
+      const probe = (async () => {
+        let last = Date.now();
+        while (saving) {
+          expect((await s.fetch('/api/health')).status).toBe(200);
+          gaps.push(Date.now() - last);
+          last = Date.now();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      const started = Date.now();
+      const { status, body: saved } = await withSvg(heavy);
+      const took = Date.now() - started;
+      saving = false;
+      await probe;
+      expect(status).toBe(201);
+      expect(saved.sanitized).toEqual(['onclick']);
+      // Cleaning took seconds here; health answered every few tens of milliseconds meanwhile.
+      expect(gaps.length).toBeGreaterThan(3);
+      expect(Math.max(...gaps), `longest gap while a ${took} ms save ran`).toBeLessThan(1_000);
+    });
+
     it('an SVG over 2 MB is 413 SVG_TOO_LARGE; nothing stored', async () => {
       const version = (await get(CLEAN)).body.version;
       const big = svgOf(`<desc>${'a'.repeat(2 * 1024 * 1024)}</desc>`);

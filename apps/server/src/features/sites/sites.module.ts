@@ -7,6 +7,7 @@ import type { SitesRepository } from './sites.repository';
 import { SitesService, type SiteDevices } from './sites.service';
 import { SynopticsRepository } from './synoptics.repository';
 import { SynopticsService } from './synoptics.service';
+import { SvgSanitizer } from './svg-sanitizer';
 
 export interface SitesDeps {
   db: Kysely<Database>;
@@ -22,12 +23,15 @@ export interface SitesDeps {
 export interface SitesModule {
   sites: SitesService;
   synoptics: SynopticsService;
+  /** Its thread ends with the server. */
+  sanitizer: SvgSanitizer;
 }
 
 /** Sites and their synoptics (docs/sites.md): built after the devices, whose site they keep. */
 export function createSites(d: SitesDeps): SitesModule {
   const synopticsRepo = new SynopticsRepository(d.db);
   const sites = new SitesService({ repo: d.repo, synoptics: synopticsRepo, devices: d.devices, audit: d.audit, bus: d.bus });
-  const synoptics = new SynopticsService({ repo: synopticsRepo, sites: d.repo, typeOf: d.typeOf, audit: d.audit, bus: d.bus });
-  return { sites, synoptics };
+  const sanitizer = new SvgSanitizer();
+  const synoptics = new SynopticsService({ repo: synopticsRepo, sites: d.repo, typeOf: d.typeOf, sanitizer, audit: d.audit, bus: d.bus });
+  return { sites, synoptics, sanitizer };
 }

@@ -2,9 +2,9 @@ import { SYNOPTIC_LIMITS, type Synoptic, type SynopticBackground, type SynopticS
 import { AppError, conflict, notFound } from '../../lib/errors';
 import type { EventBus } from '../../lib/event-bus';
 import type { AuditService } from '../audit/audit.service';
-import { sanitizeSvg } from './sanitize-svg';
 import type { Actor } from './sites.service';
 import type { SitesRepository } from './sites.repository';
+import type { SvgSanitizer } from './svg-sanitizer';
 import { validSynopticItems, type DeviceTypeOf } from './synoptic-validation';
 import { toSynoptic, type SynopticRecord, type SynopticsRepository } from './synoptics.repository';
 
@@ -13,6 +13,8 @@ export interface SynopticsServiceDeps {
   sites: SitesRepository;
   /** A device's type; undefined when unknown or retired (a new drawing may not name it). */
   typeOf: DeviceTypeOf;
+  /** Cleans SVG backgrounds off the event loop. */
+  sanitizer: Pick<SvgSanitizer, 'sanitize'>;
   audit: AuditService;
   bus: EventBus;
   now?: () => number;
@@ -67,7 +69,7 @@ export class SynopticsService {
     let background: SynopticBackground = { kind: 'grid' };
     let sanitized: string[] = [];
     if (input.background.kind === 'svg') {
-      const clean = sanitizeSvg(input.background.svg);
+      const clean = await this.d.sanitizer.sanitize(input.background.svg);
       background = { kind: 'svg', svg: clean.svg };
       sanitized = clean.removed;
     }
