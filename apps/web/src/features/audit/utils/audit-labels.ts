@@ -57,7 +57,17 @@ export const AUDIT_ACTION_GROUPS = [
       'device.key_rotated': 'Clave de dispositivo renovada',
       'device.deleted': 'Dispositivo retirado',
       'device.geometry_changed': 'Geometría modificada',
+      'device.site_changed': 'Dispositivo asignado a otro sitio',
       'overflow.updated': 'Desbordamiento anotado',
+    },
+  },
+  {
+    label: 'Sitios',
+    actions: {
+      'site.created': 'Sitio creado',
+      'site.updated': 'Sitio modificado',
+      'site.deleted': 'Sitio eliminado',
+      'synoptic.saved': 'Sinóptico guardado',
     },
   },
   {
