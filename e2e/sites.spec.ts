@@ -180,6 +180,15 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await expect(page.getByTestId(`device-card-${TANK.id}`)).toBeVisible();
     await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toHaveCount(0);
     await expect(page.getByTestId(`device-card-${LIVE_GATE.id}`)).toHaveCount(0);
+    // The export follows the filter: the site's devices only, and the site asked of the server.
+    await page.getByRole('button', { name: 'Exportar a Excel' }).click();
+    const dialog = page.getByTestId('export-dialog');
+    await expect(dialog.getByText(TANK.name, { exact: true })).toBeVisible();
+    await expect(dialog.getByText(DEVICES.nivel01.name, { exact: true })).toHaveCount(0);
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/export.csv'));
+    await dialog.getByRole('button', { name: 'Descargar CSV' }).click();
+    expect(new URL((await asked).url()).searchParams.get('siteId')).toBe(SITE.id);
+    await page.keyboard.press('Escape');
     await page.getByLabel('Sitio', { exact: true }).selectOption({ label: 'Todos los sitios' });
     await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
     await page.goto(`/alarms?siteId=${OTHER_SITE.id}`);

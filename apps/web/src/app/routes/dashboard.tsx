@@ -47,7 +47,7 @@ export default function DashboardRoute() {
               <MonitorPlay aria-hidden="true" />
               Sala de control
             </Link>
-            <ExportDialog devices={devices} />
+            <ExportDialog devices={devices} siteId={siteId} />
           </>
         }
       />

@@ -15,6 +15,8 @@ export interface ExportRequest {
   to?: string;
   /** Absent = every device the server knows, retired ones included. */
   deviceIds?: string[];
+  /** Only this site's devices (with deviceIds: those of them in the site). */
+  siteId?: string;
 }
 
 const FILES = {
@@ -22,10 +24,10 @@ const FILES = {
   csv: { path: '/export.csv', accept: 'text/csv', name: CSV_FILE_NAME },
 } as const;
 
-/** Downloads the server-built workbook or CSV (GET /export.xlsx | /export.csv ?from&to&deviceIds). */
-export async function downloadHistory({ format, from, to, deviceIds }: ExportRequest): Promise<void> {
+/** Downloads the server-built workbook or CSV (GET /export.xlsx | /export.csv ?from&to&deviceIds&siteId). */
+export async function downloadHistory({ format, from, to, deviceIds, siteId }: ExportRequest): Promise<void> {
   const file = FILES[format];
-  const response = await apiFetch(file.path, { query: { from, to, deviceIds: deviceIds?.join(',') } }, file.accept);
+  const response = await apiFetch(file.path, { query: { from, to, deviceIds: deviceIds?.join(','), siteId } }, file.accept);
   saveBlob(await response.blob(), file.name);
 }
 

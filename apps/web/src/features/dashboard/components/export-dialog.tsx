@@ -27,8 +27,11 @@ function notify(format: ExportFormat, outcome: { ok: true } | { ok: false; error
   }
 }
 
-/** 'Exportar a Excel': asks for a range and devices, then downloads the server-built file. */
-export function ExportDialog({ devices }: { devices: Device[] }) {
+/**
+ * 'Exportar a Excel': asks for a range and devices, then downloads the server-built file. With the
+ * dashboard narrowed to a site, the choice is that site's devices, retired ones included.
+ */
+export function ExportDialog({ devices, siteId = null }: { devices: Device[]; siteId?: string | null }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const [rangeId, setRangeId] = useState<ExportRangeId>('24h');
@@ -43,7 +46,8 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
   const busyRef = useRef(false);
 
   const activeIds = new Set(devices.map((d) => d.id));
-  const list = exportable.data && exportable.data.length > 0 ? exportable.data : devices;
+  const known = exportable.data && exportable.data.length > 0 ? exportable.data : devices;
+  const list = siteId ? known.filter((d) => d.siteId === siteId) : known;
   const isChecked = (deviceId: string) => selected === null || selected.has(deviceId);
   const checkedCount = list.filter((d) => isChecked(d.id)).length;
 
@@ -71,10 +75,10 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
     setError(null);
     busyRef.current = true;
     setPendingFormat(format);
-    // All ticked: no deviceIds, so the server includes every device it keeps history for.
+    // All ticked: no deviceIds, so the server includes every device it keeps history for (of the site, with one).
     const deviceIds = selected === null ? undefined : list.filter((d) => selected.has(d.id)).map((d) => d.id);
     mutation.mutate(
-      { format, ...times, deviceIds },
+      { format, ...times, deviceIds, ...(siteId ? { siteId } : {}) },
       {
         onSuccess: () => {
           notify(format, { ok: true });
@@ -106,7 +110,9 @@ export function ExportDialog({ devices }: { devices: Device[] }) {
       <DialogContent data-testid="export-dialog" className="max-h-[calc(100dvh-2rem)] max-w-lg overflow-y-auto">
         <DialogHeader>
           <DialogTitle>Exportar historial</DialogTitle>
-          <DialogDescription>Elija el periodo y los dispositivos. Se crea una hoja por dispositivo con lecturas.</DialogDescription>
+          <DialogDescription>
+            Elija el periodo y los dispositivos{siteId ? ' del sitio' : ''}. Se crea una hoja por dispositivo con lecturas.
+          </DialogDescription>
         </DialogHeader>
         <form id={`${id}-form`} onSubmit={onSubmit} noValidate className="grid gap-5">
           <fieldset className="grid gap-2">
