@@ -172,7 +172,7 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     }
   });
 
-  test("el filtro 'Sitio' del dashboard y de las alarmas deja los dispositivos de un sitio", async ({ page }) => {
+  test("el filtro 'Sitio' del dashboard (y su exportación), de las alarmas y de los informes deja lo de un sitio", async ({ page }) => {
     await signIn(page, 'viewer');
     await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
     await page.getByLabel('Sitio', { exact: true }).selectOption({ label: SITE.name });
@@ -193,6 +193,19 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await expect(page.getByTestId(`device-card-${DEVICES.nivel01.id}`)).toBeVisible();
     await page.goto(`/alarms?siteId=${OTHER_SITE.id}`);
     await expect(page.getByLabel('Sitio', { exact: true })).toHaveValue(OTHER_SITE.id);
+    // 'Informes': a definition naming one of the site's devices shows under that site, not another.
+    const name = `Informe sitio E2E ${Date.now()}`;
+    const created = await api.post('/api/v1/reports', { data: { name, kind: 'daily', deviceIds: [TANK.id], formats: ['xlsx'], recipients: [], schedule: null, enabled: true } });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    try {
+      await page.goto(`/reports?siteId=${SITE.id}`);
+      await expect(page.getByTestId(`report-${id}`)).toBeVisible();
+      await page.getByLabel('Sitio', { exact: true }).selectOption({ label: OTHER_SITE.name });
+      await expect(page.getByTestId(`report-${id}`)).toHaveCount(0);
+    } finally {
+      await api.delete(`/api/v1/reports/${id}`);
+    }
   });
 
   test('el editor coloca los dispositivos con el teclado y el ratón, guarda, y el sinóptico vive', async ({ page }) => {

@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
 import { Plus } from 'lucide-react';
 import { can, type Report } from '@agua/shared';
 import { Button } from '@/components/ui/button';
@@ -20,6 +21,7 @@ import { ReportFormDialog } from '@/features/reports/components/report-form-dial
 import { ReportList } from '@/features/reports/components/report-list';
 import { ReportRunList } from '@/features/reports/components/report-run-list';
 import { useRunFilter } from '@/features/reports/hooks/use-run-filter';
+import { SiteFilter } from '@/features/sites/components/site-filter';
 import { usersQueryOptions } from '@/features/users/api/get-users';
 
 /** What is open over the screen: at most one dialog. */
@@ -54,6 +56,14 @@ export default function ReportsRoute() {
   const names = useMemo(() => new Map(devices.map((d) => [d.id, d.name])), [devices]);
   const deviceName = (id: string) => names.get(id) ?? id;
   const definitions = useMemo(() => [...(reports.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, 'es')), [reports.data]);
+  // '?siteId=': the definitions that cover one of the site's devices (every device, when none are named).
+  const [params] = useSearchParams();
+  const siteId = params.get('siteId');
+  const shown = useMemo(() => {
+    if (!siteId) return definitions;
+    const ofSite = new Set(devices.filter((d) => d.siteId === siteId).map((d) => d.id));
+    return definitions.filter((r) => r.deviceIds === null || r.deviceIds.some((id) => ofSite.has(id)));
+  }, [definitions, devices, siteId]);
   const runItems = runs.data?.pages.flatMap((p) => p.items) ?? [];
   // A report in the URL that is not (or no longer) defined still shows, rather than vanishing.
   const unknownFilter = runFilter.reportId && reports.data && !reports.data.some((r) => r.id === runFilter.reportId);
@@ -89,6 +99,7 @@ export default function ReportsRoute() {
         <h2 id="report-definitions-title" className="text-lg font-semibold">
           Definiciones
         </h2>
+        <SiteFilter />
         {/* A failed load is an error, never 'No hay informes definidos.'. */}
         {reports.isError && !reports.data ? (
           <LoadError message={reports.error.message} onRetry={() => void reports.refetch()} />
@@ -96,7 +107,8 @@ export default function ReportsRoute() {
           <ListSkeleton rows={2} height="h-36" />
         ) : (
           <ReportList
-            reports={definitions}
+            reports={shown}
+            emptyText={siteId && definitions.length > 0 ? 'Ningún informe incluye dispositivos de este sitio.' : undefined}
             deviceName={deviceName}
             onRun={canRun ? (report) => setOpen({ kind: 'run', report }) : undefined}
             onEdit={canManage ? (report) => setOpen({ kind: 'edit', report }) : undefined}

@@ -13,6 +13,8 @@ interface ReportListProps {
   /** Given only to admins (manage_devices). */
   onEdit?: (report: Report) => void;
   onDelete?: (report: Report) => void;
+  /** What an empty list says (a filter that leaves nothing is not 'none defined'). */
+  emptyText?: string;
 }
 
 function Detail({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
@@ -25,11 +27,11 @@ function Detail({ label, children, wide }: { label: string; children: ReactNode;
 }
 
 /** The definitions, one card each (a few per utility, so no table): what, for whom, when, and its actions. */
-export function ReportList({ reports, deviceName, onRun, onEdit, onDelete }: ReportListProps) {
+export function ReportList({ reports, deviceName, onRun, onEdit, onDelete, emptyText = 'No hay informes definidos.' }: ReportListProps) {
   if (reports.length === 0) {
     return (
       <p data-testid="report-empty" className="rounded-lg border border-dashed p-8 text-center text-sm text-muted-foreground">
-        No hay informes definidos.
+        {emptyText}
       </p>
     );
   }
