@@ -217,9 +217,12 @@ test.describe('Mapa y sinóptico de un sitio', () => {
     await expect(page.getByRole('heading', { level: 1, name: `Editar sinóptico · ${SITE.name}` })).toBeVisible();
     // Start from an empty drawing whatever an earlier run left.
     const canvas = page.getByTestId('synoptic-editor-canvas');
-    for (const el of await canvas.locator('[data-editor-item]').all()) {
-      await el.focus();
+    // (The demo's own drawing, or an earlier run's: each Delete removes the first item left.)
+    const items = canvas.locator('[data-editor-item]');
+    for (let left = await items.count(); left > 0; left--) {
+      await items.first().focus();
       await page.keyboard.press('Delete');
+      await expect(items).toHaveCount(left - 1);
     }
     await expect(canvas.locator('[data-editor-item]')).toHaveCount(0);
 

@@ -1,4 +1,4 @@
-import { resolveGeometry, type Geometry, type Role, type UserStatus } from '@agua/shared';
+import { resolveGeometry, type Geometry, type Role, type SynopticItem, type UserStatus } from '@agua/shared';
 import { DEMO_TANKS, type DemoTank } from '@agua/simulator';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
@@ -61,9 +61,22 @@ export interface DemoSiteRecord {
   updatedAtMs: number;
 }
 
-/** Where the seed stores its sites (the sites repository). */
+/** A site's first drawing as the seed stores it (the sites feature's synoptic record). */
+export interface DemoDrawing {
+  siteId: string;
+  version: 1;
+  width: number;
+  height: number;
+  background: { kind: 'grid' };
+  items: SynopticItem[];
+  createdAtMs: number;
+  createdBy: null;
+}
+
+/** Where the seed stores its sites and their drawings (the sites feature's repositories). */
 export interface DemoSiteStore {
   insert(site: DemoSiteRecord): Promise<void>;
+  insertDrawing(drawing: DemoDrawing): Promise<void>;
 }
 
 /**
@@ -74,6 +87,30 @@ export const DEMO_SITES: readonly Omit<DemoSiteRecord, 'createdAtMs' | 'updatedA
   { id: 'site_desbordamiento', name: 'Desbordamiento Aguas Residuales', parentId: null, lat: 40.4086, lon: -3.6921, address: 'Camino del Canal de Desagüe, Madrid' },
   { id: 'site_reserva_limpia', name: 'Reserva Agua Limpia', parentId: null, lat: 40.4251, lon: -3.7145, address: 'Paseo del Depósito, Madrid' },
 ];
+
+/**
+ * Each demo site comes drawn (docs/sites.md "Demo"), so that a fresh start opens 'Mapa', clicks a
+ * site and sees its tank and gate move: the flow left to right, on the default 1200×800 grid.
+ */
+const item = (id: string, symbol: SynopticItem['symbol'], deviceId: string | null, x: number, y: number, w: number, h: number, label = ''): SynopticItem => ({ id, symbol, deviceId, x, y, w, h, label, rotation: 0 });
+export const DEMO_DRAWINGS: Readonly<Record<string, SynopticItem[]>> = {
+  site_desbordamiento: [
+    item('titulo', 'label', null, 120, 80, 480, 40, 'Aliviadero de aguas residuales'),
+    item('entrada', 'channel', null, 40, 460, 120, 40, 'Colector'),
+    item('pozo', 'tank', 'esp32_nivel_01', 160, 200, 240, 360),
+    item('canal', 'channel', null, 400, 460, 240, 40),
+    item('compuerta', 'gate', 'esp32_compuerta_01', 640, 400, 160, 160),
+    item('salida', 'channel', null, 800, 460, 320, 40, 'Salida al cauce'),
+  ],
+  site_reserva_limpia: [
+    item('titulo', 'label', null, 120, 80, 480, 40, 'Depósito de agua limpia'),
+    item('entrada', 'channel', null, 40, 460, 200, 40, 'Aducción'),
+    item('compuerta', 'gate', 'esp32_compuerta_02', 240, 400, 160, 160),
+    item('canal', 'channel', null, 400, 460, 240, 40),
+    item('deposito', 'tank', 'esp32_nivel_02', 640, 200, 280, 360),
+    item('salida', 'channel', null, 920, 460, 200, 40, 'A la red'),
+  ],
+};
 
 /** The seed's four devices (docs/product.md "Seed devices"). */
 export const DEMO_DEVICES: readonly DemoDevice[] = [
@@ -88,6 +125,9 @@ export async function seedDemo(users: UsersRepository, devices: DevicesRepositor
   if ((await users.count()) > 0 || (await devices.count()) > 0) return false;
   const now = Date.now();
   for (const site of DEMO_SITES) await sites.insert({ ...site, createdAtMs: now, updatedAtMs: now });
+  for (const [siteId, items] of Object.entries(DEMO_DRAWINGS)) {
+    await sites.insertDrawing({ siteId, version: 1, width: 1200, height: 800, background: { kind: 'grid' }, items, createdAtMs: now, createdBy: null });
+  }
   for (const [i, u] of DEMO_USERS.entries()) {
     await users.insert({
       id: newId('usr'),

@@ -56,26 +56,53 @@ describe('synoptic', () => {
   });
 
   describe('versions', () => {
+    // A site of the test's own: the demo's two come drawn (version 1, by the system).
+    let FRESH = '';
+    beforeAll(async () => {
+      const created = await jsonOf<{ id: string }>(await s.fetch('/api/v1/sites', { method: 'POST', cookie: admin, json: { name: 'Sitio sin dibujar' } }));
+      expect(created.status).toBe(201);
+      FRESH = created.body.id;
+    });
+
+    it('the demo sites come drawn with their devices, by the system; the drawing saves back as it is', async () => {
+      for (const [siteId, devices] of [
+        [WASTE, [LEVEL_1, GATE_1]],
+        [CLEAN, [LEVEL_2, GATE_2]],
+      ] as const) {
+        const { body: drawn } = await get(siteId);
+        expect(drawn).toMatchObject({ version: 1, width: 1200, height: 800, background: { kind: 'grid' }, createdBy: null });
+        expect(drawn.createdAt).toMatch(ISO_Z);
+        expect(drawn.items.map((i) => i.deviceId).filter(Boolean).sort()).toEqual([...devices].sort());
+        expect(drawn.items.find((i) => i.deviceId === devices[0])?.symbol).toBe('tank');
+        expect(drawn.items.find((i) => i.deviceId === devices[1])?.symbol).toBe('gate');
+      }
+      // Valid by the save's own rules.
+      const { body: waste } = await get(WASTE);
+      const again = await jsonOf<Synoptic>(await put(WASTE, { baseVersion: 1, width: waste.width, height: waste.height, background: waste.background, items: waste.items }));
+      expect(again.status).toBe(201);
+      expect(again.body.sanitized).toEqual([]);
+    });
+
     it('a site never drawn answers version 0: a 1200×800 grid, nothing on it', async () => {
-      const { status, body: syn } = await get(WASTE);
+      const { status, body: syn } = await get(FRESH);
       expect(status).toBe(200);
-      expect(syn).toEqual({ siteId: WASTE, version: 0, width: 1200, height: 800, background: { kind: 'grid' }, items: [], createdAt: null, createdBy: null });
-      expect((await jsonOf(await s.fetch(`/api/v1/sites/${WASTE}/synoptic/versions`, { cookie: viewer }))).body).toEqual([]);
+      expect(syn).toEqual({ siteId: FRESH, version: 0, width: 1200, height: 800, background: { kind: 'grid' }, items: [], createdAt: null, createdBy: null });
+      expect((await jsonOf(await s.fetch(`/api/v1/sites/${FRESH}/synoptic/versions`, { cookie: viewer }))).body).toEqual([]);
     });
 
     it('saves version 1 (201), audited, told live; GET answers it', async () => {
       const from = socket.frames.length;
-      const { status, body: saved } = await jsonOf<Synoptic>(await put(WASTE, body(0)));
+      const { status, body: saved } = await jsonOf<Synoptic>(await put(FRESH, body(0)));
       expect(status).toBe(201);
-      expect(saved).toMatchObject({ siteId: WASTE, version: 1, width: 1200, height: 800, background: { kind: 'grid' }, sanitized: [], createdBy: { username: 'admin', name: 'María González' } });
+      expect(saved).toMatchObject({ siteId: FRESH, version: 1, width: 1200, height: 800, background: { kind: 'grid' }, sanitized: [], createdBy: { username: 'admin', name: 'María González' } });
       expect(saved.createdAt).toMatch(ISO_Z);
       expect(saved.items).toEqual([tank('t1'), gate('g1')]);
-      const frame = await socket.next((f) => f.type === 'synoptic.updated' && f.data.siteId === WASTE, 2000, from);
-      expect(frame.data).toEqual({ siteId: WASTE, version: 1 });
+      const frame = await socket.next((f) => f.type === 'synoptic.updated' && f.data.siteId === FRESH, 2000, from);
+      expect(frame.data).toEqual({ siteId: FRESH, version: 1 });
       const { sanitized: _s, ...stored } = saved;
-      expect((await get(WASTE)).body).toEqual(stored);
+      expect((await get(FRESH)).body).toEqual(stored);
       const audit = await auditPage(s, admin, { action: 'synoptic.saved' });
-      expect(audit.find((e) => e.target === `site:${WASTE}`)).toMatchObject({ username: 'admin', result: 'ok', details: { version: 1 } });
+      expect(audit.find((e) => e.target === `site:${FRESH}`)).toMatchObject({ username: 'admin', result: 'ok', details: { version: 1 } });
     });
 
     it('a channel may name a device or none; a label none; deviceId may be left out of a channel', async () => {
@@ -85,35 +112,35 @@ describe('synoptic', () => {
         { id: 'c3', symbol: 'channel', x: 0, y: 60, w: 100, h: 20, label: 'Canal 3', rotation: 270 },
         { id: 'l1', symbol: 'label', deviceId: null, x: 10, y: 700, w: 200, h: 40, label: 'Entrada', rotation: 0 },
       ];
-      const { status, body: saved } = await jsonOf<Synoptic>(await put(WASTE, body(1, { items, width: 1200, height: 800 })));
+      const { status, body: saved } = await jsonOf<Synoptic>(await put(FRESH, body(1, { items, width: 1200, height: 800 })));
       expect(status).toBe(201);
       expect(saved.version).toBe(2);
       expect(saved.items[2]).toMatchObject({ id: 'c3', deviceId: null });
     });
 
     it('lists versions newest first; an old version is still there; an unknown one is 404', async () => {
-      const { body: list } = await jsonOf<Array<{ version: number; createdAt: string; createdBy: { username: string } }>>(await s.fetch(`/api/v1/sites/${WASTE}/synoptic/versions`, { cookie: viewer }));
+      const { body: list } = await jsonOf<Array<{ version: number; createdAt: string; createdBy: { username: string } }>>(await s.fetch(`/api/v1/sites/${FRESH}/synoptic/versions`, { cookie: viewer }));
       expect(list.map((v) => v.version)).toEqual([2, 1]);
       expect(list[0]).toMatchObject({ createdBy: { username: 'admin' } });
       expect(Object.keys(list[0]!).sort()).toEqual(['createdAt', 'createdBy', 'version']);
-      const { status, body: v1 } = await jsonOf<Synoptic>(await s.fetch(`/api/v1/sites/${WASTE}/synoptic/versions/1`, { cookie: viewer }));
+      const { status, body: v1 } = await jsonOf<Synoptic>(await s.fetch(`/api/v1/sites/${FRESH}/synoptic/versions/1`, { cookie: viewer }));
       expect(status).toBe(200);
       expect(v1.items).toEqual([tank('t1'), gate('g1')]);
-      await expectApiError(await s.fetch(`/api/v1/sites/${WASTE}/synoptic/versions/9`, { cookie: viewer }), 404, 'SYNOPTIC_VERSION_NOT_FOUND');
-      await expectApiError(await s.fetch(`/api/v1/sites/${WASTE}/synoptic/versions/0`, { cookie: viewer }), 400);
+      await expectApiError(await s.fetch(`/api/v1/sites/${FRESH}/synoptic/versions/9`, { cookie: viewer }), 404, 'SYNOPTIC_VERSION_NOT_FOUND');
+      await expectApiError(await s.fetch(`/api/v1/sites/${FRESH}/synoptic/versions/0`, { cookie: viewer }), 400);
     });
 
     it('a stale baseVersion is 409 VERSION_CONFLICT naming the current one; nothing stored', async () => {
-      const out = await expectApiError(await put(WASTE, body(1)), 409, 'VERSION_CONFLICT');
+      const out = await expectApiError(await put(FRESH, body(1)), 409, 'VERSION_CONFLICT');
       expect(out.details).toEqual({ version: 2 });
-      await expectApiError(await put(WASTE, body(5)), 409, 'VERSION_CONFLICT');
-      expect((await get(WASTE)).body.version).toBe(2);
+      await expectApiError(await put(FRESH, body(5)), 409, 'VERSION_CONFLICT');
+      expect((await get(FRESH)).body.version).toBe(2);
     });
 
     it('two saves on the same version at once: one 201, the other 409', async () => {
-      const [a, b] = await Promise.all([put(WASTE, body(2)), put(WASTE, body(2))]);
+      const [a, b] = await Promise.all([put(FRESH, body(2)), put(FRESH, body(2))]);
       expect([a.status, b.status].sort()).toEqual([201, 409]);
-      expect((await get(WASTE)).body.version).toBe(3);
+      expect((await get(FRESH)).body.version).toBe(3);
     });
 
     it('an unknown site is 404 SITE_NOT_FOUND everywhere', async () => {
@@ -124,18 +151,18 @@ describe('synoptic', () => {
     });
 
     it('viewers and operators read, never save', async () => {
-      expect((await s.fetch(`/api/v1/sites/${WASTE}/synoptic`, { cookie: operator })).status).toBe(200);
-      await expectApiError(await put(WASTE, body(3), viewer), 403, 'FORBIDDEN');
-      await expectApiError(await put(WASTE, body(3), operator), 403, 'FORBIDDEN');
+      expect((await s.fetch(`/api/v1/sites/${FRESH}/synoptic`, { cookie: operator })).status).toBe(200);
+      await expectApiError(await put(FRESH, body(3), viewer), 403, 'FORBIDDEN');
+      await expectApiError(await put(FRESH, body(3), operator), 403, 'FORBIDDEN');
     });
 
     it('a device deleted later stays in the stored versions', async () => {
       const res = await s.fetch('/api/v1/devices', { method: 'POST', cookie: admin, json: { id: 'nivel_efimero', name: 'Efímero', location: 'X', type: 'level_sensor', config: { maxLevel: 3 } } });
       expect(res.status).toBe(201);
-      const { body: saved } = await saveNow(WASTE, { items: [tank('t9', { deviceId: 'nivel_efimero' })] });
+      const { body: saved } = await saveNow(FRESH, { items: [tank('t9', { deviceId: 'nivel_efimero' })] });
       expect((await s.fetch('/api/v1/devices/nivel_efimero?purge=true', { method: 'DELETE', cookie: admin })).status).toBe(204);
-      expect((await get(WASTE)).body.items[0]).toMatchObject({ id: 't9', deviceId: 'nivel_efimero' });
-      expect((await get(WASTE)).body.version).toBe(saved.version);
+      expect((await get(FRESH)).body.items[0]).toMatchObject({ id: 't9', deviceId: 'nivel_efimero' });
+      expect((await get(FRESH)).body.version).toBe(saved.version);
     });
 
     it('deleting the site deletes its versions', async () => {
