@@ -1,13 +1,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './support/test';
-import { adminApi, baseURL, createDevice } from './support/api';
-import { signIn } from './support/auth';
+import { adminApi, createDevice } from './support/api';
+import { ACCOUNTS, signIn, submitLogin } from './support/auth';
 import { purgeDevice } from './support/cleanup';
 import { DEVICES, expectLive, SIM_TIMEOUT } from './support/devices';
 import { restingGate } from './support/interlocks';
 import { reportLevel, type OwnTank } from './support/own-tank';
 import { expectNoCoveredControls, settleTransitions } from './support/layout';
+import { startExtraServer, startTileServer } from './support/tile-server';
 import { expectToast } from './support/toast';
 import { expectToastBehindModal } from './support/toast-modal';
 
@@ -123,28 +124,26 @@ test.describe('Mapa y sinóptico de un sitio', () => {
   });
 
   test('con un servidor de teselas el mapa las pide y muestra su atribución', async ({ page }) => {
-    // The browser side of MAP_TILE_URL: the configuration names a tile address on this origin (the
-    // server's CSP allows it), and the test answers the tiles itself.
-    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNk+A8AAQUBAScY42YAAAAASUVORK5CYII=', 'base64');
-    let tiles = 0;
-    await page.route('**/e2e-tiles/**', (route) => {
-      tiles += 1;
-      return route.fulfill({ contentType: 'image/png', body: png });
-    });
-    await page.route('**/api/v1/config', async (route) => {
-      const response = await route.fetch();
-      const json = { ...(await response.json()), map: { tileUrl: `${baseURL}/e2e-tiles/{z}/{x}/{y}.png`, attribution: '© Teselas de prueba <b>e2e</b>' } };
-      await route.fulfill({ response, json });
-    });
-    await signIn(page, 'viewer');
-    await page.goto('/map');
-    const map = page.getByTestId('site-map');
-    await expect(map).toHaveAttribute('data-tiles', 'on');
-    await expect(map.locator('.leaflet-tile-loaded').first()).toBeVisible();
-    expect(tiles).toBeGreaterThan(0);
-    // The credit is shown as typed, never as HTML.
-    await expect(map.locator('.leaflet-control-attribution')).toHaveText('© Teselas de prueba <b>e2e</b>');
-    await expect(page.getByTestId('map-no-tiles')).toHaveCount(0);
+    // A real tile server on this machine, and a server of ours started with MAP_TILE_URL naming it.
+    const tiles = await startTileServer();
+    const server = await startExtraServer({ MAP_TILE_URL: `${tiles.url}/{z}/{x}/{y}.png`, MAP_ATTRIBUTION: '© Teselas de prueba <b>e2e</b>' });
+    try {
+      await page.goto(`${server.url}/login`);
+      await submitLogin(page, ACCOUNTS.viewer.username, ACCOUNTS.viewer.password);
+      await expect(page).toHaveURL(`${server.url}/`);
+      await page.goto(`${server.url}/map`);
+      const map = page.getByTestId('site-map');
+      await expect(map).toHaveAttribute('data-tiles', 'on');
+      await expect(map.locator('.leaflet-tile-loaded').first()).toBeVisible();
+      expect(tiles.asked.length).toBeGreaterThan(0);
+      expect(tiles.asked[0]).toMatch(/^\/\d+\/\d+\/\d+\.png$/);
+      // The credit is shown as typed, never as HTML.
+      await expect(map.locator('.leaflet-control-attribution')).toHaveText('© Teselas de prueba <b>e2e</b>');
+      await expect(page.getByTestId('map-no-tiles')).toHaveCount(0);
+    } finally {
+      await server.stop();
+      await tiles.close();
+    }
   });
 
   test('un sitio nuevo sin coordenadas aparece en la lista, no en el mapa', async ({ page }) => {
