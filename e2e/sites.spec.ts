@@ -31,6 +31,8 @@ interface SynopticBody {
 /** A tank of this spec's own in the demo site (the simulator never writes to it): the alarm and the exact levels are ours. */
 const OWN: OwnTank = { id: '', name: 'Tanque Sitio E2E', apiKey: '' };
 let api: APIRequestContext;
+/** Sites this spec made, deleted in afterAll (the newest first: a child before its parent). */
+const made: string[] = [];
 let before: SynopticBody;
 let otherBefore: SynopticBody;
 
@@ -38,6 +40,22 @@ async function synoptic(siteId = SITE.id): Promise<SynopticBody> {
   const res = await api.get(`/api/v1/sites/${siteId}/synoptic`);
   expect(res.status(), await res.text()).toBe(200);
   return (await res.json()) as SynopticBody;
+}
+
+/** A site of this spec's own, without coordinates; deleted in afterAll if the test did not. */
+async function makeSite(name: string, parentId: string | null = null): Promise<string> {
+  const res = await api.post('/api/v1/sites', { data: { name, parentId } });
+  expect(res.status(), await res.text()).toBe(201);
+  const { id } = (await res.json()) as { id: string };
+  made.push(id);
+  return id;
+}
+
+/** A drawing with one label: the label tells the versions apart. */
+async function saveLabel(siteId: string, baseVersion: number, label: string): Promise<void> {
+  const item = { id: 'e2e_label', symbol: 'label', deviceId: null, x: 100, y: 100, w: 400, h: 60, label, rotation: 0 };
+  const res = await api.put(`/api/v1/sites/${siteId}/synoptic`, { data: { baseVersion, width: 1200, height: 800, background: { kind: 'grid' }, items: [item] } });
+  expect(res.status(), await res.text()).toBe(201);
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -100,6 +118,10 @@ test.describe('Mapa y sinóptico de un sitio', () => {
       await api.put(`/api/v1/sites/${siteId}/synoptic`, { data: { baseVersion: now.version, width: was.width, height: was.height, background: was.background, items: was.items } });
     }
     await purgeDevice(OWN.id);
+    for (const id of made.reverse()) {
+      const res = await api.delete(`/api/v1/sites/${encodeURIComponent(id)}`);
+      expect([204, 404], `site ${id}`).toContain(res.status());
+    }
     await api.dispose();
   });
 
@@ -400,6 +422,119 @@ test.describe('Mapa y sinóptico de un sitio', () => {
         expect(await seriousViolations(page), `/sites ${width} ${scheme}`).toEqual([]);
         await shot(page, `site-${width}-${scheme}`, width === 390);
       }
+    }
+  });
+
+  test('sitios anidados: el superior en el formulario, el bucle rechazado, los hijos sangrados en la lista; versiones vistas y restauradas; eliminar', async ({ page }) => {
+    const tag = Date.now().toString(36);
+    const parentName = `Cuenca E2E ${tag}`;
+    const childName = `Estación E2E ${tag}`;
+    const parentId = await makeSite(parentName);
+    const childId = await makeSite(childName);
+    await saveLabel(childId, 0, 'Primer dibujo');
+    await saveLabel(childId, 1, 'Segundo dibujo');
+
+    await signIn(page, 'admin');
+    await page.goto(`/sites/${childId}`);
+    // Nesting: the child put inside the parent through 'Datos del sitio'.
+    await page.getByRole('button', { name: 'Datos del sitio' }).click();
+    const form = page.getByTestId('site-form-dialog');
+    await form.getByLabel('Sitio superior').selectOption({ label: parentName });
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await expectToast(page, 'Sitio actualizado');
+    await expect(form).toBeHidden();
+    await expect(page.getByTestId('site-parent')).toHaveText(parentName);
+
+    // The versions, newest first, 'Sistema' or the person; the first one viewed read-only and restored.
+    const versions = page.getByTestId('synoptic-versions');
+    await expect(versions.getByTestId('synoptic-version-2')).toContainText('Actual');
+    await expect(versions.getByTestId('synoptic-version-1')).toContainText(ACCOUNTS.admin.name);
+    await expect(page.getByTestId('synoptic-drawing')).toContainText('Segundo dibujo');
+    await versions.getByRole('link', { name: 'Ver la versión 1' }).click();
+    await expect(page).toHaveURL(/\?version=1$/);
+    await expect(page.getByTestId('synoptic-old-version')).toContainText('Está viendo la versión 1');
+    await expect(page.getByTestId('synoptic-drawing')).toContainText('Primer dibujo');
+    await page.getByTestId('synoptic-old-version').getByRole('button', { name: 'Restaurar la versión 1' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Restaurar', exact: true }).click();
+    await expectToast(page, 'Versión 1 restaurada', 'Guardada como versión 3.');
+    await expect(page).not.toHaveURL(/version=/);
+    await expect(page.getByTestId('synoptic-drawing')).toContainText('Primer dibujo');
+    await expect(versions.getByTestId('synoptic-version-3')).toContainText('Actual');
+    expect((await synoptic(childId)).items[0]).toMatchObject({ label: 'Primer dibujo' });
+
+    // The parent's page links its child; 'Mapa' lists the child under it.
+    await page.getByTestId('site-parent').click();
+    await expect(page.getByRole('heading', { level: 1, name: parentName })).toBeVisible();
+    await expect(page.getByTestId('site-children').getByRole('link', { name: childName })).toBeVisible();
+    // A loop is refused by the server, on the field.
+    await page.getByRole('button', { name: 'Datos del sitio' }).click();
+    await form.getByLabel('Sitio superior').selectOption({ label: childName });
+    await form.getByRole('button', { name: 'Guardar' }).click();
+    await expect(form.getByText('Un sitio no puede estar dentro de uno de sus propios sitios.')).toBeVisible();
+    await expect(form.getByLabel('Sitio superior')).toBeFocused();
+    // A site with a site inside it is not deleted: the server's 409 says why.
+    await form.getByRole('button', { name: 'Eliminar sitio' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText('Sus dispositivos se conservan pero dejan de pertenecer al sitio');
+    await confirm.getByRole('button', { name: 'Eliminar sitio' }).click();
+    await expect(form.getByRole('alert').filter({ hasText: 'El sitio tiene sitios dentro' })).toBeVisible();
+    await form.getByRole('button', { name: 'Cancelar' }).click();
+    await page.getByRole('link', { name: 'Mapa', exact: true }).first().click();
+    await expect(page.getByTestId(`site-children-${parentId}`).getByRole('link', { name: new RegExp(childName) })).toBeVisible();
+
+    // The child deleted from its page: back on 'Mapa', gone from the list; the parent then goes too.
+    await page.getByTestId(`site-row-${childId}`).click();
+    await page.getByRole('button', { name: 'Datos del sitio' }).click();
+    await form.getByRole('button', { name: 'Eliminar sitio' }).click();
+    await confirm.getByRole('button', { name: 'Eliminar sitio' }).click();
+    await expectToast(page, 'Sitio eliminado', childName);
+    await expect(page).toHaveURL(/\/map$/);
+    await expect(page.getByTestId(`site-row-${childId}`)).toHaveCount(0);
+    await expect(page.getByTestId(`site-row-${parentId}`)).toBeVisible();
+    expect((await api.get(`/api/v1/sites/${childId}`)).status()).toBe(404);
+  });
+
+  test("el historial de alarmas tiene el mismo filtro 'Sitio' y lo pide al servidor", async ({ page }) => {
+    await signIn(page, 'viewer');
+    await page.goto(`/alarms?siteId=${SITE.id}`);
+    const asked = page.waitForRequest((r) => r.url().includes('/api/v1/alarms?') && new URL(r.url()).searchParams.has('limit'));
+    await page.getByRole('tab', { name: 'Historial' }).click();
+    expect(new URL((await asked).url()).searchParams.get('siteId')).toBe(SITE.id);
+    await expect(page.getByLabel('Sitio', { exact: true })).toHaveValue(SITE.id);
+    // The devices offered are the site's.
+    const device = page.getByLabel('Dispositivo', { exact: true });
+    await expect(device.locator('option', { hasText: TANK.name })).toHaveCount(1);
+    await expect(device.locator('option', { hasText: DEVICES.nivel01.name })).toHaveCount(0);
+    const other = page.waitForRequest((r) => r.url().includes('/api/v1/alarms?') && new URL(r.url()).searchParams.get('siteId') === OTHER_SITE.id);
+    await page.getByLabel('Sitio', { exact: true }).selectOption({ label: OTHER_SITE.name });
+    await other;
+    await expect(page).toHaveURL(new RegExp(`\\?siteId=${OTHER_SITE.id}$`));
+  });
+
+  test('en un teléfono un dedo desplaza la página y dos mueven el mapa', async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
+    const page = await context.newPage();
+    try {
+      await signIn(page, 'viewer');
+      await page.goto('/map');
+      const map = page.getByTestId('site-map');
+      await expect(page.getByTestId(`site-marker-${SITE.id}`)).toBeVisible();
+      await expect(map).toHaveAttribute('data-pan', 'two-fingers');
+      await expect(map).not.toHaveClass(/leaflet-touch-drag/);
+      // One finger moving over the map scrolls the page and says how to move the map.
+      await map.scrollIntoViewIfNeeded();
+      const box = (await map.boundingBox())!;
+      const cdp = await context.newCDPSession(page);
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      const scrolled = await page.evaluate(() => window.scrollY);
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+      for (let i = 1; i <= 5; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - i * 30 }] });
+      await expect(page.getByTestId('map-two-fingers')).toHaveAttribute('data-shown', 'true');
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled);
+    } finally {
+      await context.close();
     }
   });
 

@@ -10,6 +10,9 @@ export const siteKeys = {
   sites: ['sites'] as const,
   synoptics: ['synoptic'] as const,
   synoptic: (siteId: string) => ['synoptic', siteId] as const,
+  /** Under the site's synoptic key, so that a newer drawing (or the site's removal) takes them along. */
+  versions: (siteId: string) => ['synoptic', siteId, 'versions'] as const,
+  version: (siteId: string, version: number) => ['synoptic', siteId, 'versions', version] as const,
 };
 
 export type SiteFrame = { type: 'site.updated'; data: Site } | { type: 'site.removed'; data: { id: string } } | { type: 'synoptic.updated'; data: { siteId: string; version: number } };

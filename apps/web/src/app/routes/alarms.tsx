@@ -26,7 +26,8 @@ export default function AlarmsRoute() {
   const shelveAccess = useAppConfig().data?.alarmShelveCritical ?? 'write';
   const names = new Map(devices.map((d) => [d.id, d.name]));
   const deviceName = (id: string) => names.get(id) ?? id;
-  // '?siteId=': the open alarms of one site's devices (the history keeps its own filters).
+  // '?siteId=': the open alarms of one site's devices (filtered here, on the live list), and the
+  // history's pages and export (asked of the server).
   const [params] = useSearchParams();
   const siteId = params.get('siteId');
   const siteOf = new Map(devices.map((d) => [d.id, d.siteId]));
@@ -35,7 +36,7 @@ export default function AlarmsRoute() {
   return (
     <div className="grid gap-6">
       <PageHeader title="Alarmas" description="Alarmas activas, su reconocimiento y su historial (ISA-18.2)." />
-      {tab === 'open' ? <SiteFilter /> : null}
+      <SiteFilter />
       <div role="tablist" aria-label="Vistas de alarmas" className="flex gap-2 border-b">
         {(
           [
@@ -67,7 +68,7 @@ export default function AlarmsRoute() {
           />
         )
       ) : (
-        <AlarmHistory devices={devices} deviceName={deviceName} />
+        <AlarmHistory devices={devices} deviceName={deviceName} siteId={siteId} />
       )}
       <section className="grid gap-3" aria-label="Indicadores ISA-18.2">
         <h2 className="text-lg font-semibold">Indicadores ISA-18.2</h2>

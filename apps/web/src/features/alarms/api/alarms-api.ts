@@ -30,6 +30,8 @@ export interface AlarmHistoryFilters {
   state?: AlarmState;
   from?: string;
   to?: string;
+  /** Only the site's devices (retired ones too), asked of the server: `?siteId=` (docs/sites.md). */
+  siteId?: string;
 }
 
 const PAGE_SIZE = 50;
@@ -54,8 +56,8 @@ const EXPORT_ACCEPT = {
  * GET /export-alarms.xlsx | .csv: fetched rather than linked, so that a refusal (404 NO_DATA for
  * an empty range) is shown in Spanish instead of being saved as a file.
  */
-export async function downloadAlarms(format: keyof typeof EXPORT_ACCEPT, { deviceId, from, to }: AlarmHistoryFilters): Promise<void> {
-  const response = await apiFetch(`/export-alarms.${format}`, { query: { from, to, deviceIds: deviceId } }, EXPORT_ACCEPT[format]);
+export async function downloadAlarms(format: keyof typeof EXPORT_ACCEPT, { deviceId, from, to, siteId }: AlarmHistoryFilters): Promise<void> {
+  const response = await apiFetch(`/export-alarms.${format}`, { query: { from, to, deviceIds: deviceId, siteId } }, EXPORT_ACCEPT[format]);
   saveBlob(await response.blob(), attachmentName(response) ?? `alarmas.${format}`);
 }
 

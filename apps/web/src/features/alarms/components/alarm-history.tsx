@@ -40,8 +40,12 @@ function toFilters(v: FilterValues): { filters: AlarmHistoryFilters } | { error:
 /** Who acknowledged an alarm, with the comment: 'Juan Pérez — Revisado', or '—'. */
 const ackedByText = (a: Alarm) => (a.ackedBy ? `${a.ackedBy.name}${a.ackComment ? ` — ${a.ackComment}` : ''}` : '—');
 
-/** 'Historial': every alarm, newest first, filtered by device, priority, state and days; with 'Exportar'. */
-export function AlarmHistory({ devices, deviceName }: { devices: Device[]; deviceName: (id: string) => string }) {
+/**
+ * 'Historial': every alarm, newest first, filtered by device, priority, state and days; with
+ * 'Exportar'. `siteId` (the screen's 'Sitio' filter) narrows the pages and the export on the server,
+ * and the devices offered to the site's.
+ */
+export function AlarmHistory({ devices, deviceName, siteId = null }: { devices: Device[]; deviceName: (id: string) => string; siteId?: string | null }) {
   const [values, setValues] = useState<FilterValues>(NO_FILTERS);
   // An impossible range keeps the last valid list on screen while the message explains why.
   const [filters, setFilters] = useState<AlarmHistoryFilters>({});
@@ -52,7 +56,9 @@ export function AlarmHistory({ devices, deviceName }: { devices: Device[]; devic
     setError('error' in parsed ? parsed.error : null);
     if ('filters' in parsed) setFilters(parsed.filters);
   };
-  const history = useAlarmHistory(filters);
+  const asked: AlarmHistoryFilters = siteId ? { ...filters, siteId } : filters;
+  const history = useAlarmHistory(asked);
+  const offered = siteId ? devices.filter((d) => d.siteId === siteId || d.id === values.deviceId) : devices;
   const items = history.data?.pages.flatMap((p) => p.items) ?? [];
   const field = (key: keyof FilterValues) => ({
     id: `alarm-filter-${key}`,
@@ -60,7 +66,7 @@ export function AlarmHistory({ devices, deviceName }: { devices: Device[]; devic
     onChange: (e: { target: { value: string } }) => update({ ...values, [key]: e.target.value }),
   });
   const exportAs = (format: 'xlsx' | 'csv') =>
-    downloadAlarms(format, filters).catch((err: unknown) =>
+    downloadAlarms(format, asked).catch((err: unknown) =>
       toast({ title: 'No se pudo exportar', description: err instanceof Error ? err.message : String(err), variant: 'destructive' }),
     );
 
@@ -70,7 +76,7 @@ export function AlarmHistory({ devices, deviceName }: { devices: Device[]; devic
         <FormField id="alarm-filter-deviceId" label="Dispositivo">
           <NativeSelect {...field('deviceId')}>
             <option value="">Todos</option>
-            {devices.map((d) => (
+            {offered.map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
               </option>

@@ -4,8 +4,18 @@ import type { Device, Site } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SiteAlarmBadge } from './site-alarm-badge';
 import { NO_ALARMS, type SiteAlarmStatus } from '../utils/site-status';
+import { siteTree, type SiteNode } from '../utils/site-tree';
 
-function SiteRow({ site, status, deviceCount }: { site: Site; status: SiteAlarmStatus; deviceCount: number }) {
+interface RowContext {
+  statuses: ReadonlyMap<string, SiteAlarmStatus>;
+  count: (siteId: string) => number;
+}
+
+/** A site, and the sites inside it as a list of their own, indented under it. */
+function SiteRow({ node, ctx }: { node: SiteNode; ctx: RowContext }) {
+  const { site } = node;
+  const status = ctx.statuses.get(site.id) ?? NO_ALARMS;
+  const deviceCount = ctx.count(site.id);
   return (
     <li>
       <Link
@@ -25,15 +35,25 @@ function SiteRow({ site, status, deviceCount }: { site: Site; status: SiteAlarmS
         </span>
         <ChevronRight aria-hidden="true" className="size-4 shrink-0 text-muted-foreground" />
       </Link>
+      {node.children.length > 0 ? (
+        <ul className="ml-4 grid gap-0.5 border-l pl-2" aria-label={`Sitios dentro de ${site.name}`} data-testid={`site-children-${site.id}`}>
+          {node.children.map((child) => (
+            <SiteRow key={child.site.id} node={child} ctx={ctx} />
+          ))}
+        </ul>
+      ) : null}
     </li>
   );
 }
 
-/** The sites as a list beside the map (first on a phone): those on the map, then those without coordinates. */
+/**
+ * The sites as a list beside the map (first on a phone): those on the map, then those without
+ * coordinates; in each, a site's children indented under it.
+ */
 export function SiteList({ sites, devices, statuses, loading }: { sites: readonly Site[]; devices: readonly Device[]; statuses: ReadonlyMap<string, SiteAlarmStatus>; loading: boolean }) {
   const placed = sites.filter((s) => s.lat !== null && s.lon !== null);
   const unplaced = sites.filter((s) => s.lat === null || s.lon === null);
-  const count = (id: string) => devices.filter((d) => d.siteId === id).length;
+  const ctx: RowContext = { statuses, count: (id) => devices.filter((d) => d.siteId === id).length };
   return (
     <Card className="grid gap-1 p-2" aria-labelledby="site-list-title">
       <h2 id="site-list-title" className="px-3 pt-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
@@ -42,8 +62,8 @@ export function SiteList({ sites, devices, statuses, loading }: { sites: readonl
       {loading ? <p className="px-3 py-2 text-sm text-muted-foreground">Cargando sitios…</p> : null}
       {!loading && sites.length === 0 ? <p className="px-3 py-2 text-sm text-muted-foreground">No hay sitios registrados.</p> : null}
       <ul className="grid gap-0.5">
-        {placed.map((s) => (
-          <SiteRow key={s.id} site={s} status={statuses.get(s.id) ?? NO_ALARMS} deviceCount={count(s.id)} />
+        {siteTree(placed).map((node) => (
+          <SiteRow key={node.site.id} node={node} ctx={ctx} />
         ))}
       </ul>
       {unplaced.length > 0 ? (
@@ -53,8 +73,8 @@ export function SiteList({ sites, devices, statuses, loading }: { sites: readonl
             Sin coordenadas (no están en el mapa)
           </h3>
           <ul className="grid gap-0.5" data-testid="sites-without-coordinates">
-            {unplaced.map((s) => (
-              <SiteRow key={s.id} site={s} status={statuses.get(s.id) ?? NO_ALARMS} deviceCount={count(s.id)} />
+            {siteTree(unplaced).map((node) => (
+              <SiteRow key={node.site.id} node={node} ctx={ctx} />
             ))}
           </ul>
         </>

@@ -17,6 +17,17 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
+/**
+ * Touch first (a phone or a tablet: the primary pointer is a finger): one finger scrolls the page and
+ * two move and zoom the map. Leaflet's own dragging is off there — its CSS then leaves one-finger
+ * panning to the browser (`touch-action: pan-x pan-y`) while the pinch (touchZoom) moves and zooms
+ * the map — and a mouse used on such a device turns it back on for itself. Elsewhere nothing
+ * changes: the mouse drags, the keyboard moves.
+ */
+function touchFirst(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(pointer: coarse)').matches;
+}
+
 interface MarkerSlot {
   siteId: string;
   element: HTMLElement;
@@ -47,22 +58,44 @@ export function SiteMap({
   const mapRef = useRef<L.Map | null>(null);
   const openRef = useRef(onOpen);
   const [slots, setSlots] = useState<MarkerSlot[]>([]);
+  const [twoFingers] = useState(touchFirst);
+  const [hint, setHint] = useState(false);
   openRef.current = onOpen;
 
   // The map itself: once, with its tiles (or none), zoom buttons in Spanish and the scale.
   useEffect(() => {
     if (!host.current) return;
-    const map = L.map(host.current, { zoomControl: false, attributionControl: true, center: [40.4168, -3.7038], zoom: 12 });
+    const el = host.current;
+    const map = L.map(el, { zoomControl: false, attributionControl: true, center: [40.4168, -3.7038], zoom: 12, dragging: !twoFingers });
     map.attributionControl.setPrefix(false);
     L.control.zoom({ zoomInTitle: 'Acercar', zoomOutTitle: 'Alejar' }).addTo(map);
     L.control.scale({ imperial: false }).addTo(map);
     if (tileUrl) L.tileLayer(tileUrl, { attribution: attribution ? escapeHtml(attribution) : undefined, maxZoom: 19 }).addTo(map);
     mapRef.current = map;
+    let hideHint: ReturnType<typeof setTimeout> | undefined;
+    // Before Leaflet's own handlers (capture): a mouse drags as anywhere else, a finger does not.
+    const onPointerDown = (e: PointerEvent) => {
+      if (!twoFingers) return;
+      if (e.pointerType === 'mouse') map.dragging.enable();
+      else map.dragging.disable();
+    };
+    // One finger moving on the map scrolls the page; a note says how to move the map instead.
+    const onTouchMove = (e: TouchEvent) => {
+      if (!twoFingers || map.dragging.enabled()) return;
+      clearTimeout(hideHint);
+      setHint(e.touches.length === 1);
+      hideHint = setTimeout(() => setHint(false), 1500);
+    };
+    el.addEventListener('pointerdown', onPointerDown, true);
+    el.addEventListener('touchmove', onTouchMove, { passive: true });
     return () => {
+      clearTimeout(hideHint);
+      el.removeEventListener('pointerdown', onPointerDown, true);
+      el.removeEventListener('touchmove', onTouchMove);
       map.remove();
       mapRef.current = null;
     };
-  }, [tileUrl, attribution]);
+  }, [tileUrl, attribution, twoFingers]);
 
   // The markers: rebuilt when the sites move; what each says is rendered below through a portal.
   const key = sites.map((s) => `${s.id}:${s.lat}:${s.lon}`).join('|');
@@ -102,24 +135,39 @@ export function SiteMap({
 
   const byId = new Map(sites.map((s) => [s.id, s]));
   return (
-    <div ref={host} data-testid="site-map" data-tiles={tileUrl ? 'on' : 'off'} className={cn('isolate z-0 rounded-xl border !bg-muted !font-sans', className)}>
-      {slots.map((slot) => {
-        const site = byId.get(slot.siteId);
-        if (!site) return null;
-        const status = statuses.get(site.id) ?? NO_ALARMS;
-        return createPortal(
-          // Pinned at its point: the dot sits on the coordinates, the label beside it.
-          <span className="pointer-events-none flex items-start gap-1">
-            <span aria-hidden="true" className={cn('size-4 shrink-0 rounded-full border-2 border-card shadow', status.worst === null ? 'bg-off' : DOT_COLORS[status.worst])} />
-            <span className="grid w-max max-w-56 gap-1 rounded-lg border bg-card px-2 py-1.5 text-card-foreground shadow-md">
-              <span className="text-sm leading-tight font-semibold">{site.name}</span>
-              <SiteAlarmBadge status={status} />
-            </span>
-          </span>,
-          slot.element,
-          slot.siteId,
-        );
-      })}
+    <div className={cn('relative isolate z-0', className)}>
+      <div ref={host} data-testid="site-map" data-tiles={tileUrl ? 'on' : 'off'} data-pan={twoFingers ? 'two-fingers' : 'drag'} className="size-full rounded-xl border !bg-muted !font-sans">
+        {slots.map((slot) => {
+          const site = byId.get(slot.siteId);
+          if (!site) return null;
+          const status = statuses.get(site.id) ?? NO_ALARMS;
+          return createPortal(
+            // Pinned at its point: the dot sits on the coordinates, the label beside it.
+            <span className="pointer-events-none flex items-start gap-1">
+              <span aria-hidden="true" className={cn('size-4 shrink-0 rounded-full border-2 border-card shadow', status.worst === null ? 'bg-off' : DOT_COLORS[status.worst])} />
+              <span className="grid w-max max-w-56 gap-1 rounded-lg border bg-card px-2 py-1.5 text-card-foreground shadow-md">
+                <span className="text-sm leading-tight font-semibold">{site.name}</span>
+                <SiteAlarmBadge status={status} />
+              </span>
+            </span>,
+            slot.element,
+            slot.siteId,
+          );
+        })}
+      </div>
+      {twoFingers ? (
+        <div
+          aria-hidden="true"
+          data-testid="map-two-fingers"
+          data-shown={hint ? 'true' : 'false'}
+          className={cn(
+            'pointer-events-none absolute inset-0 z-[1000] grid place-items-center rounded-xl bg-black/45 p-6 text-center text-base font-semibold text-white transition-opacity',
+            hint ? 'opacity-100' : 'opacity-0',
+          )}
+        >
+          Use dos dedos para mover el mapa
+        </div>
+      ) : null}
     </div>
   );
 }

@@ -10,9 +10,14 @@ describe('the site form', () => {
   });
 
   it('asks for both coordinates or neither, in range', () => {
-    expect(readSiteForm({ name: 'A', lat: '40', lon: '', address: '' }).errors.lon).toMatch(/ninguna/);
-    expect(readSiteForm({ name: 'A', lat: '91', lon: '0', address: '' }).errors.lat).toMatch(/−90 y 90/);
-    expect(readSiteForm({ name: ' ', lat: '', lon: '', address: '' }).errors.name).toBeDefined();
-    expect(readSiteForm({ name: ' Planta ', lat: '40,1', lon: '-3', address: ' ' })).toEqual({ errors: {}, body: { name: 'Planta', lat: 40.1, lon: -3, address: null } });
+    expect(readSiteForm({ parentId: '', name: 'A', lat: '40', lon: '', address: '' }).errors.lon).toMatch(/ninguna/);
+    expect(readSiteForm({ parentId: '', name: 'A', lat: '91', lon: '0', address: '' }).errors.lat).toMatch(/−90 y 90/);
+    expect(readSiteForm({ parentId: '', name: ' ', lat: '', lon: '', address: '' }).errors.name).toBeDefined();
+    expect(readSiteForm({ parentId: '', name: ' Planta ', lat: '40,1', lon: '-3', address: ' ' })).toEqual({ errors: {}, body: { name: 'Planta', parentId: null, lat: 40.1, lon: -3, address: null } });
+  });
+
+  it("sends 'Sitio superior' as the site's id, or null for none", () => {
+    expect(readSiteForm({ parentId: 'site_cuenca', name: 'Estación', lat: '', lon: '', address: '' }).body.parentId).toBe('site_cuenca');
+    expect(readSiteForm({ parentId: '', name: 'Estación', lat: '', lon: '', address: '' }).body.parentId).toBeNull();
   });
 });

@@ -2,6 +2,8 @@ import { SITE_LIMITS, type Site } from '@agua/shared';
 
 export interface SiteFormValues {
   name: string;
+  /** The site this one is inside ('' for none). */
+  parentId: string;
   lat: string;
   lon: string;
   address: string;
@@ -9,10 +11,10 @@ export interface SiteFormValues {
 
 export type SiteFormErrors = Partial<Record<keyof SiteFormValues, string>>;
 
-export const SITE_FIELD_ORDER = ['name', 'lat', 'lon', 'address'] as const;
+export const SITE_FIELD_ORDER = ['name', 'parentId', 'lat', 'lon', 'address'] as const;
 
 export function siteFormFrom(site: Site | null): SiteFormValues {
-  return { name: site?.name ?? '', lat: site?.lat?.toString() ?? '', lon: site?.lon?.toString() ?? '', address: site?.address ?? '' };
+  return { name: site?.name ?? '', parentId: site?.parentId ?? '', lat: site?.lat?.toString() ?? '', lon: site?.lon?.toString() ?? '', address: site?.address ?? '' };
 }
 
 /** A coordinate as typed: a comma or a point for the decimals; '' is none. */
@@ -24,7 +26,7 @@ export function parseCoordinate(text: string): number | null | undefined {
 }
 
 /** The form's values checked as the server checks them (docs/sites.md), and the body to send. */
-export function readSiteForm(v: SiteFormValues): { errors: SiteFormErrors; body: { name: string; lat: number | null; lon: number | null; address: string | null } } {
+export function readSiteForm(v: SiteFormValues): { errors: SiteFormErrors; body: { name: string; parentId: string | null; lat: number | null; lon: number | null; address: string | null } } {
   const errors: SiteFormErrors = {};
   const name = v.name.trim();
   if (name.length === 0) errors.name = 'Escriba el nombre del sitio.';
@@ -36,5 +38,5 @@ export function readSiteForm(v: SiteFormValues): { errors: SiteFormErrors; body:
   if (!errors.lat && !errors.lon && (lat === null) !== (lon === null)) errors[lat === null ? 'lat' : 'lon'] = 'Escriba la latitud y la longitud, o ninguna.';
   const address = v.address.trim();
   if (address.length > SITE_LIMITS.addressMax) errors.address = `La dirección admite hasta ${SITE_LIMITS.addressMax} caracteres.`;
-  return { errors, body: { name, lat: lat ?? null, lon: lon ?? null, address: address || null } };
+  return { errors, body: { name, parentId: v.parentId || null, lat: lat ?? null, lon: lon ?? null, address: address || null } };
 }
