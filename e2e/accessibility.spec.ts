@@ -6,7 +6,7 @@ import { expectLive } from './support/devices';
 import { settlePage, settleTransitions, watchRequests } from './support/layout';
 
 /** Every screen an administrator can open (the others' are a subset), and the device panel. */
-const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual', '/interlocks'];
+const SCREENS = ['/', '/wall', '/devices', '/devices?id=esp32_nivel_01', '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual', '/interlocks', '/map'];
 
 /** axe's serious and critical findings on the page as it is, one line each. */
 async function seriousViolations(page: Page): Promise<string[]> {

@@ -14,7 +14,7 @@ const WIDTHS = [
   { width: 1440, height: 900 },
   { width: 1920, height: 1080 },
 ];
-const SCREENS = ['/', '/wall', '/devices', `/devices?id=${GATE.id}`, '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual', '/interlocks'];
+const SCREENS = ['/', '/wall', '/devices', `/devices?id=${GATE.id}`, '/alarms', '/overflows', '/reports', '/account/password', '/account/notifications', '/users', '/audit', '/notifications', '/manual', '/interlocks', '/map'];
 
 /** Opens a screen and waits for it to be drawn, with no toast left over it. */
 async function openScreen(page: Page, path: string): Promise<void> {
