@@ -512,6 +512,7 @@ test.describe('Mapa y sinóptico de un sitio', () => {
   });
 
   test('en un teléfono un dedo desplaza la página y dos mueven el mapa', async ({ browser }) => {
+    // Touch emulated: the primary pointer is a finger (`pointer: coarse`).
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
     const page = await context.newPage();
     try {
@@ -533,6 +534,21 @@ test.describe('Mapa y sinóptico de un sitio', () => {
       await expect(page.getByTestId('map-two-fingers')).toHaveAttribute('data-shown', 'true');
       await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(scrolled);
+      // Two fingers moving together move the map (its markers follow them), not the page.
+      const marker = page.getByTestId(`site-marker-${SITE.id}`);
+      const at = (await map.boundingBox())!;
+      const from = (await marker.boundingBox())!;
+      const top = await page.evaluate(() => window.scrollY);
+      const [cx, cy] = [at.x + at.width / 2, at.y + at.height / 2];
+      const fingers = (dx: number) => [
+        { x: cx - 40 + dx, y: cy, id: 0 },
+        { x: cx + 40 + dx, y: cy, id: 1 },
+      ];
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: fingers(0) });
+      for (let i = 1; i <= 5; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: fingers(i * 12) });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await expect.poll(async () => (await marker.boundingBox())!.x - from.x).toBeGreaterThan(30);
+      expect(await page.evaluate(() => window.scrollY)).toBe(top);
     } finally {
       await context.close();
     }

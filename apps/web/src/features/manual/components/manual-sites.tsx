@@ -16,8 +16,11 @@ export function ManualSites() {
       <h3>Crear el sitio y asignar sus dispositivos</h3>
       <ol>
         <li>
-          En <strong>Mapa</strong>, pulse <strong>Nuevo sitio</strong>: nombre, latitud y longitud en grados decimales (las dos o ninguna) y,
-          si quiere, la dirección. <strong>Datos del sitio</strong>, en la página del sitio, los cambia.
+          En <strong>Mapa</strong>, pulse <strong>Nuevo sitio</strong>: nombre, <strong>Sitio superior</strong> si está dentro de otro (una
+          estación dentro de su cuenca), latitud y longitud en grados decimales (las dos o ninguna) y, si quiere, la dirección.{' '}
+          <strong>Datos del sitio</strong>, en la página del sitio, los cambia. Un sitio no puede estar dentro de sí mismo ni de uno de sus
+          propios sitios. En la lista de <strong>Mapa</strong> los sitios de dentro aparecen sangrados bajo el suyo, y la página de cada sitio
+          enlaza con su sitio superior y con los de dentro.
         </li>
         <li>
           En la página del sitio, pulse <strong>Editar sinóptico</strong>. Al pie, <strong>Dispositivos del sitio</strong>: elija un
@@ -57,6 +60,19 @@ export function ManualSites() {
           editaba, se avisa y se carga su versión: repita sus cambios sobre ella.
         </li>
       </ol>
+      <h3>Versiones</h3>
+      <p>
+        En la página del sitio, <strong>Versiones</strong> lista cada versión guardada del sinóptico, la más reciente primero, con su fecha y
+        quién la guardó («Sistema» para el dibujo de demostración). <strong>Ver</strong> muestra una versión anterior sin poder cambiarla;{' '}
+        <strong>Restaurar</strong> la guarda como una versión nueva encima de la actual, así que ninguna versión se pierde. Si otra persona
+        guardó entretanto, se avisa y se carga su versión.
+      </p>
+      <h3>Eliminar un sitio</h3>
+      <p>
+        En <strong>Datos del sitio</strong>, <strong>Eliminar sitio</strong> (tras confirmarlo). Sus dispositivos se conservan, sin sitio; las
+        versiones de su sinóptico se eliminan. Un sitio con otros sitios dentro no se elimina: muévalos a otro sitio superior o elimínelos
+        antes.
+      </p>
       <h3>Lo que ve el operador</h3>
       <p>
         En la página del sitio el dibujo está vivo: gris mientras todo es normal, con color solo para lo anormal (un nivel en advertencia o
@@ -64,7 +80,7 @@ export function ManualSites() {
         («hace 5 s»); un dato antiguo o un dispositivo desconectado se ve en gris con línea discontinua y lo dice. Pulsar un dispositivo abre
         su <strong>Panel de Control</strong>, con los mismos comandos, confirmaciones y enclavamientos que en <strong>Dispositivos</strong>.
         Un dispositivo borrado aparece como «Dispositivo eliminado» hasta que se quite del dibujo. En un teléfono el sinóptico es una lista
-        de los mismos elementos, de arriba abajo.
+        de los mismos elementos, de arriba abajo, y en el mapa un dedo desplaza la página: el mapa se mueve con dos dedos.
       </p>
     </Section>
   );
