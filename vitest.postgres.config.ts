@@ -21,7 +21,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    maxWorkers: 2,
+    // Three workers on two cores: the tests mostly wait on their servers (docs/testing.md).
+    maxWorkers: 3,
     // The files that wait for real time start first, so that none is left running alone at the end.
     sequence: { sequencer: SlowFirstSequencer },
   },

@@ -4,13 +4,15 @@
 // Debian's Chromium). Runs every stage even when one fails, then prints each stage's time, names the
 // tests that failed and prints one closing line of totals.
 //
-// Stages run in TEST_LANES lanes (1 by default: one after another; TEST_LANES=2 runs two side by
-// side). On this 2-core machine two lanes did not pay: the browser tests and the PostgreSQL pass
-// took 17–18 min each side by side against about 5 and 4 min alone, and tests that start a server
-// process missed their 20 s start-up bound (BENCHMARKS.md "npm test"). A lane takes the next stage from one queue as soon as it is free, so the lanes
-// balance themselves whatever each stage costs on the machine at hand. Each test picks its own free
-// ports and its own databases, so the two vitest passes and the browser tests do not meet. A stage's
-// output is buffered and printed whole when it ends, so parallel stages stay readable.
+// The test passes (browser tests, the vitest passes) run in TEST_LANES lanes (1 by default: one
+// after another; TEST_LANES=2 runs two side by side). On this 2-core machine two lanes did not pay
+// for them: the browser tests and the PostgreSQL pass took 17–18 min each side by side against
+// about 5 and 4 min alone, and tests that start a server process missed their 20 s start-up bound
+// (BENCHMARKS.md "npm test"). The checks after them (type check, lint, cycles, firmware) are
+// single-threaded and start no server, so they always run two at a time. A lane takes the next
+// stage from its group's queue as soon as it is free. Each test picks its own free ports and its
+// own databases, so the passes do not meet. A stage's output is buffered and printed whole when it
+// ends, so parallel stages stay readable.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -100,8 +102,8 @@ const firmware = async (log) => {
 const vitest = (json, extra = []) => (log) =>
   exec(log, 'npx', ['vitest', 'run', ...extra, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`]).then((r) => r.ok);
 
-// The browser tests and the vitest passes first (the long ones, mostly waiting on servers), the
-// checks after them fill whichever lane frees first.
+// The browser tests and the vitest passes first (the long ones, mostly waiting on servers), then
+// the checks, two at a time (see runGroup).
 const stages = [
   ['e2e', (log) => exec(log, 'npx', ['playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson }).then((r) => r.ok)],
   // The server's API suite again on PostgreSQL (docs/operations.md): one database per test server
@@ -129,28 +131,39 @@ if (stages.some(([name]) => ['firmware', 'unit', 'postgres', 'e2e'].includes(nam
 }
 
 const results = new Map(); // name -> { ok, ms }
-const queue = [...stages];
-const alone = stages.length === 1 || lanes === 1;
-const lane = async () => {
-  for (let next = queue.shift(); next; next = queue.shift()) {
-    const [name, body] = next;
-    const log = new StageLog(alone);
-    const t0 = Date.now();
-    console.log(`=== ${name}: started at ${seconds(t0 - started)}`);
-    let ok = false;
-    try {
-      ok = await body(log);
-    } catch (err) {
-      log.write(`${err?.stack ?? err}\n`);
-    }
-    const ms = Date.now() - t0;
-    results.set(name, { ok, ms });
-    console.log(`\n=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds(ms)}`);
-    log.flush();
-    console.log(`=== ${name}: end of output`);
-  }
+/**
+ * Runs a group of stages in `count` lanes. The checks (type check, lint, cycles, firmware) are
+ * single-threaded processes that start no server: two of them side by side on two cores take the
+ * time of the longer one (typecheck 1 min and lint 1 min became about 1 min together), so they
+ * always run in two lanes, after the test passes (which keep TEST_LANES, one by default).
+ */
+const runGroup = (group, count) => {
+  const queue = [...group];
+  const alone = group.length === 1 || count === 1;
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await runStage(next, alone);
+  };
+  return Promise.all(Array.from({ length: Math.min(count, group.length) }, lane));
 };
-await Promise.all(Array.from({ length: Math.min(lanes, stages.length) }, lane));
+const runStage = async ([name, body], alone) => {
+  const log = new StageLog(alone);
+  const t0 = Date.now();
+  console.log(`=== ${name}: started at ${seconds(t0 - started)}`);
+  let ok = false;
+  try {
+    ok = await body(log);
+  } catch (err) {
+    log.write(`${err?.stack ?? err}\n`);
+  }
+  const ms = Date.now() - t0;
+  results.set(name, { ok, ms });
+  console.log(`\n=== ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds(ms)}`);
+  log.flush();
+  console.log(`=== ${name}: end of output`);
+};
+const CHECKS = ['typecheck', 'lint', 'cycles', 'firmware'];
+await runGroup(stages.filter(([name]) => !CHECKS.includes(name)), lanes);
+await runGroup(stages.filter(([name]) => CHECKS.includes(name)), Math.max(2, lanes));
 
 let passed = doctest.passed;
 let failed = doctest.failed;
@@ -180,7 +193,7 @@ if (fs.existsSync(pwJson)) {
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 // In the order the stages were declared, as before.
 const ordered = ['typecheck', 'lint', 'cycles', 'firmware', 'unit', 'postgres', 'e2e'].filter((n) => results.has(n));
-console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (${lanes} lanes)`);
+console.log(`\nTimes: ${ordered.map((n) => `${n} ${seconds(results.get(n).ms)}`).join(', ')}; total ${seconds(Date.now() - started)} (test passes in ${lanes} lane${lanes === 1 ? '' : 's'}, checks two at a time)`);
 console.log(`Stages: ${ordered.map((n) => `${n} ${results.get(n).ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ordered.every((n) => results.get(n).ok) ? 0 : 1);
