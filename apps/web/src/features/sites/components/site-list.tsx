@@ -9,11 +9,14 @@ import { siteTree, type SiteNode } from '../utils/site-tree';
 interface RowContext {
   statuses: ReadonlyMap<string, SiteAlarmStatus>;
   count: (siteId: string) => number;
+  nameOf: (siteId: string) => string | null;
 }
 
 /** A site, and the sites inside it as a list of their own, indented under it. */
-function SiteRow({ node, ctx }: { node: SiteNode; ctx: RowContext }) {
+function SiteRow({ node, ctx, top = false }: { node: SiteNode; ctx: RowContext; top?: boolean }) {
   const { site } = node;
+  // A site at the top whose parent stands in the other group (on the map or not) names it.
+  const parentName = top && site.parentId ? ctx.nameOf(site.parentId) : null;
   const status = ctx.statuses.get(site.id) ?? NO_ALARMS;
   const deviceCount = ctx.count(site.id);
   return (
@@ -25,6 +28,7 @@ function SiteRow({ node, ctx }: { node: SiteNode; ctx: RowContext }) {
       >
         <span className="grid min-w-0 flex-1 gap-1">
           <span className="font-medium break-words">{site.name}</span>
+          {parentName ? <span className="text-xs break-words text-muted-foreground">Dentro de {parentName}</span> : null}
           {site.address ? <span className="text-xs break-words text-muted-foreground">{site.address}</span> : null}
           <span className="flex flex-wrap items-center gap-2">
             <SiteAlarmBadge status={status} />
@@ -53,7 +57,11 @@ function SiteRow({ node, ctx }: { node: SiteNode; ctx: RowContext }) {
 export function SiteList({ sites, devices, statuses, loading }: { sites: readonly Site[]; devices: readonly Device[]; statuses: ReadonlyMap<string, SiteAlarmStatus>; loading: boolean }) {
   const placed = sites.filter((s) => s.lat !== null && s.lon !== null);
   const unplaced = sites.filter((s) => s.lat === null || s.lon === null);
-  const ctx: RowContext = { statuses, count: (id) => devices.filter((d) => d.siteId === id).length };
+  const ctx: RowContext = {
+    statuses,
+    count: (id) => devices.filter((d) => d.siteId === id).length,
+    nameOf: (id) => sites.find((s) => s.id === id)?.name ?? null,
+  };
   return (
     <Card className="grid gap-1 p-2" aria-labelledby="site-list-title">
       <h2 id="site-list-title" className="px-3 pt-2 text-xs font-semibold tracking-wide text-muted-foreground uppercase">
@@ -63,7 +71,7 @@ export function SiteList({ sites, devices, statuses, loading }: { sites: readonl
       {!loading && sites.length === 0 ? <p className="px-3 py-2 text-sm text-muted-foreground">No hay sitios registrados.</p> : null}
       <ul className="grid gap-0.5">
         {siteTree(placed).map((node) => (
-          <SiteRow key={node.site.id} node={node} ctx={ctx} />
+          <SiteRow key={node.site.id} node={node} ctx={ctx} top />
         ))}
       </ul>
       {unplaced.length > 0 ? (
@@ -74,7 +82,7 @@ export function SiteList({ sites, devices, statuses, loading }: { sites: readonl
           </h3>
           <ul className="grid gap-0.5" data-testid="sites-without-coordinates">
             {siteTree(unplaced).map((node) => (
-              <SiteRow key={node.site.id} node={node} ctx={ctx} />
+              <SiteRow key={node.site.id} node={node} ctx={ctx} top />
             ))}
           </ul>
         </>
