@@ -47,13 +47,16 @@ export async function expectNoCoveredControls(page: Page, where: string): Promis
 }
 
 /**
- * Waits for the CSS transitions under way to end. Switching the colour scheme fades every
- * `transition-colors` element for a moment; a contrast check made during the fade measures
- * colours the page never rests on. Endless animations (a pulsing live dot) are not waited for.
+ * Waits for the CSS transitions and finite CSS animations under way to end. Switching the colour
+ * scheme fades every `transition-colors` element for a moment, and a dialog fades and zooms in as
+ * it opens; a contrast check made meanwhile measures colours the page never rests on (a CI run
+ * failed on a dialog's button caught half faded in). Endless animations (a pulsing live dot) are
+ * not waited for.
  */
 export async function settleTransitions(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    const running = document.getAnimations().filter((a) => a instanceof CSSTransition);
+    const finite = (a: Animation) => a instanceof CSSTransition || (a instanceof CSSAnimation && a.effect?.getTiming().iterations !== Infinity);
+    const running = document.getAnimations().filter(finite);
     await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
   });
 }
