@@ -56,8 +56,16 @@ export async function expectNoCoveredControls(page: Page, where: string): Promis
 export async function settleTransitions(page: Page): Promise<void> {
   await page.evaluate(async () => {
     const finite = (a: Animation) => a instanceof CSSTransition || (a instanceof CSSAnimation && a.effect?.getTiming().iterations !== Infinity);
-    const running = document.getAnimations().filter(finite);
-    await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    // A colour scheme or viewport just switched may start its transitions a frame later: look
+    // again after two frames until a look finds none running (at most about 3 s).
+    const deadline = performance.now() + 3000;
+    for (;;) {
+      await frame();
+      const running = document.getAnimations().filter((a) => finite(a) && a.playState === 'running');
+      if (running.length === 0 || performance.now() > deadline) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
   });
 }
 
