@@ -16,7 +16,8 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   );
 }
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+/** `closeLabel`: the corner button's name, when 'Cerrar' would be taken for something inside (a gate's command). */
+export function DialogContent({ className, children, closeLabel = 'Cerrar', ...props }: ComponentProps<typeof DialogPrimitive.Content> & { closeLabel?: string }) {
   return (
     <DialogPrimitive.Portal>
       <DialogOverlay />
@@ -29,7 +30,7 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
       >
         {children}
         <DialogPrimitive.Close
-          aria-label="Cerrar"
+          aria-label={closeLabel}
           className="absolute top-3 right-3 inline-flex size-9 items-center justify-center rounded-md text-muted-foreground hover:bg-accent hover:text-foreground"
         >
           <X className="size-4" aria-hidden="true" />
