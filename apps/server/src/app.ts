@@ -42,7 +42,6 @@ import { createInterlocks, type InterlocksModule } from './features/interlocks/i
 import { createSites, type SitesModule } from './features/sites/sites.module';
 import { SitesRepository } from './features/sites/sites.repository';
 import { SynopticsRepository } from './features/sites/synoptics.repository';
-import type { DemoDrawing, DemoSiteRecord } from './demo/seed';
 import siteRoutes from './features/sites/sites.routes';
 import synopticRoutes from './features/sites/synoptic.routes';
 import { REPORT_SCHEDULE_EVERY_MS } from './features/reports/report-scheduler';
@@ -392,7 +391,8 @@ async function composeModules(config: Config, storage: Storage, log: FastifyBase
   const writer = openIngestStore({ storage, storageHealth, log, retentionDays: config.retentionDays });
   // Before the devices: the demo seed stores its sites there (the sites feature itself comes after the devices).
   const siteStore = new SitesRepository(db);
-  const demoSites = { insert: (site: DemoSiteRecord) => siteStore.insert(site), insertDrawing: (drawing: DemoDrawing) => new SynopticsRepository(db).insert(drawing) };
+  const synopticStore = new SynopticsRepository(db);
+  const demoSites = { insert: siteStore.insert.bind(siteStore), insertDrawing: synopticStore.insert.bind(synopticStore) };
   const devices = await createDevices({ config, storage, settings, users: auth.users, demoSites, bus, ingest: writer, placement, lastCommand: lastCommandOf(db), log });
   const history = createHistory({ config, storage, devices: devices.service, log });
   // Before the alarms: a level sensor's rules start from its crest, and its water alarms read its figures and spills.

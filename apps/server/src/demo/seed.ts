@@ -3,6 +3,8 @@ import { DEMO_TANKS, type DemoTank } from '@agua/simulator';
 import { demoDeviceKey, hashDeviceKey } from '../features/devices/device-keys';
 import type { DeviceRecord, DevicesRepository } from '../features/devices/devices.repository';
 import { NO_TOTP, type UsersRepository } from '../features/users/users.repository';
+import type { SiteRecord } from '../features/sites/sites.repository';
+import type { SynopticRecord } from '../features/sites/synoptics.repository';
 import type { GeometryRepository } from '../features/water/geometry.repository';
 import { newId } from '../lib/ids';
 
@@ -49,41 +51,17 @@ function demoTank(deviceId: string): DemoTank {
 
 type DemoDevice = Pick<DeviceRecord, 'id' | 'name' | 'location' | 'type' | 'waterType' | 'settings' | 'siteId'>;
 
-/** A site as the seed stores it (the sites feature's record, named here so that the seed needs no feature but devices). */
-export interface DemoSiteRecord {
-  id: string;
-  name: string;
-  parentId: string | null;
-  lat: number | null;
-  lon: number | null;
-  address: string | null;
-  createdAtMs: number;
-  updatedAtMs: number;
-}
-
-/** A site's first drawing as the seed stores it (the sites feature's synoptic record). */
-export interface DemoDrawing {
-  siteId: string;
-  version: 1;
-  width: number;
-  height: number;
-  background: { kind: 'grid' };
-  items: SynopticItem[];
-  createdAtMs: number;
-  createdBy: null;
-}
-
 /** Where the seed stores its sites and their drawings (the sites feature's repositories). */
 export interface DemoSiteStore {
-  insert(site: DemoSiteRecord): Promise<void>;
-  insertDrawing(drawing: DemoDrawing): Promise<void>;
+  insert(site: SiteRecord): Promise<void>;
+  insertDrawing(drawing: SynopticRecord): Promise<void>;
 }
 
 /**
  * The seed's two sites (docs/sites.md): the wastewater overflow and the clean-water reserve, a
  * couple of kilometres apart in Madrid, each with its level sensor and its gate.
  */
-export const DEMO_SITES: readonly Omit<DemoSiteRecord, 'createdAtMs' | 'updatedAtMs'>[] = [
+export const DEMO_SITES: readonly Omit<SiteRecord, 'createdAtMs' | 'updatedAtMs'>[] = [
   { id: 'site_desbordamiento', name: 'Desbordamiento Aguas Residuales', parentId: null, lat: 40.4086, lon: -3.6921, address: 'Camino del Canal de Desagüe, Madrid' },
   { id: 'site_reserva_limpia', name: 'Reserva Agua Limpia', parentId: null, lat: 40.4251, lon: -3.7145, address: 'Paseo del Depósito, Madrid' },
 ];
