@@ -19,7 +19,7 @@ export default function MapRoute() {
   const sites = useSites();
   const { devices, fetchedAt } = useDevices();
   const config = useAppConfig();
-  const statuses = useSiteStatuses();
+  const statusOf = useSiteStatuses();
   const tileUrl = config.data?.map?.tileUrl ?? null;
   const placed = (sites.data ?? []).filter((s): s is PlacedSite => s.lat !== null && s.lon !== null);
 
@@ -31,13 +31,13 @@ export default function MapRoute() {
       {/* Wide: the map, the list beside it. A phone: the list first, the map under it. */}
       <div className="grid items-start gap-6 @5xl:grid-cols-[minmax(0,1fr)_22rem]">
         <div className="order-1 min-w-0 @5xl:order-2">
-          <SiteList sites={sites.data ?? []} devices={devices} statuses={statuses} loading={sites.isPending} />
+          <SiteList sites={sites.data ?? []} devices={devices} statusOf={statusOf} loading={sites.isPending} />
         </div>
         <section aria-label="Mapa de sitios" className="order-2 grid min-w-0 gap-2 @5xl:order-1">
           {config.isPending ? null : (
             <SiteMap
               sites={placed}
-              statuses={statuses}
+              statusOf={statusOf}
               tileUrl={tileUrl}
               attribution={config.data?.map?.attribution ?? null}
               onOpen={(id) => navigate(`/sites/${encodeURIComponent(id)}`)}

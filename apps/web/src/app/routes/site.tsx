@@ -19,7 +19,6 @@ import { SiteFormButton } from '@/features/sites/components/site-form-dialog';
 import { RestoreVersionButton, savedBy, SynopticVersionsCard, versionHref } from '@/features/sites/components/synoptic-versions';
 import { SynopticView } from '@/features/sites/components/synoptic-view';
 import { useSiteStatuses } from '@/features/sites/hooks/use-site-statuses';
-import { NO_ALARMS } from '@/features/sites/utils/site-status';
 import { childSites } from '@/features/sites/utils/site-tree';
 import { formatDateTime } from '@/lib/format';
 
@@ -44,7 +43,7 @@ export default function SiteRoute() {
   const old = useSynopticVersion(id, viewing);
   const { devices, fetchedAt } = useDevices();
   const { data: alarms } = useOpenAlarms();
-  const statuses = useSiteStatuses();
+  const statusOf = useSiteStatuses();
   const [openId, setOpenId] = useState<string | null>(null);
   const site = sites.data?.find((s) => s.id === id) ?? null;
   const manage = can(user, 'manage_devices');
@@ -74,7 +73,7 @@ export default function SiteRoute() {
         title={site?.name ?? 'Sitio'}
         description={
           <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
-            <SiteAlarmBadge status={statuses.get(id) ?? NO_ALARMS} />
+            <SiteAlarmBadge status={statusOf(id)} />
             {parent ? (
               <span>
                 Dentro de{' '}

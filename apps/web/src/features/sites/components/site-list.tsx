@@ -3,11 +3,11 @@ import { ChevronRight, MapPinOff } from 'lucide-react';
 import type { Device, Site } from '@agua/shared';
 import { Card } from '@/components/ui/card';
 import { SiteAlarmBadge } from './site-alarm-badge';
-import { NO_ALARMS, type SiteAlarmStatus } from '../utils/site-status';
+import type { SiteAlarmLookup } from '../utils/site-status';
 import { siteTree, type SiteNode } from '../utils/site-tree';
 
 interface RowContext {
-  statuses: ReadonlyMap<string, SiteAlarmStatus>;
+  statusOf: SiteAlarmLookup;
   count: (siteId: string) => number;
   nameOf: (siteId: string) => string | null;
 }
@@ -17,7 +17,7 @@ function SiteRow({ node, ctx, top = false }: { node: SiteNode; ctx: RowContext; 
   const { site } = node;
   // A site at the top whose parent stands in the other group (on the map or not) names it.
   const parentName = top && site.parentId ? ctx.nameOf(site.parentId) : null;
-  const status = ctx.statuses.get(site.id) ?? NO_ALARMS;
+  const status = ctx.statusOf(site.id);
   const deviceCount = ctx.count(site.id);
   return (
     <li>
@@ -54,11 +54,11 @@ function SiteRow({ node, ctx, top = false }: { node: SiteNode; ctx: RowContext; 
  * The sites as a list beside the map (first on a phone): those on the map, then those without
  * coordinates; in each, a site's children indented under it.
  */
-export function SiteList({ sites, devices, statuses, loading }: { sites: readonly Site[]; devices: readonly Device[]; statuses: ReadonlyMap<string, SiteAlarmStatus>; loading: boolean }) {
+export function SiteList({ sites, devices, statusOf, loading }: { sites: readonly Site[]; devices: readonly Device[]; statusOf: SiteAlarmLookup; loading: boolean }) {
   const placed = sites.filter((s) => s.lat !== null && s.lon !== null);
   const unplaced = sites.filter((s) => s.lat === null || s.lon === null);
   const ctx: RowContext = {
-    statuses,
+    statusOf,
     count: (id) => devices.filter((d) => d.siteId === id).length,
     nameOf: (id) => sites.find((s) => s.id === id)?.name ?? null,
   };

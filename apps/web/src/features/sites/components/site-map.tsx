@@ -5,7 +5,7 @@ import 'leaflet/dist/leaflet.css';
 import type { AlarmPriority, Site } from '@agua/shared';
 import { cn } from '@/lib/utils';
 import { SiteAlarmBadge } from './site-alarm-badge';
-import { NO_ALARMS, type SiteAlarmStatus } from '../utils/site-status';
+import type { SiteAlarmLookup } from '../utils/site-status';
 
 /** The marker's dot in its priority's colour (the alarm badges' fills); grey without alarms. */
 const DOT_COLORS: Record<AlarmPriority, string> = { 1: 'bg-red-600', 2: 'bg-orange-500', 3: 'bg-yellow-300', 4: 'bg-violet-600' };
@@ -41,14 +41,14 @@ interface MarkerSlot {
  */
 export function SiteMap({
   sites,
-  statuses,
+  statusOf,
   tileUrl,
   attribution,
   onOpen,
   className,
 }: {
   sites: readonly PlacedSite[];
-  statuses: ReadonlyMap<string, SiteAlarmStatus>;
+  statusOf: SiteAlarmLookup;
   tileUrl: string | null;
   attribution: string | null;
   onOpen: (siteId: string) => void;
@@ -140,11 +140,11 @@ export function SiteMap({
         {slots.map((slot) => {
           const site = byId.get(slot.siteId);
           if (!site) return null;
-          const status = statuses.get(site.id) ?? NO_ALARMS;
+          const status = statusOf(site.id);
           return createPortal(
             // Pinned at its point: the dot sits on the coordinates, the label beside it.
             <span className="pointer-events-none flex items-start gap-1">
-              <span aria-hidden="true" className={cn('size-4 shrink-0 rounded-full border-2 border-card shadow', status.worst === null ? 'bg-off' : DOT_COLORS[status.worst])} />
+              <span aria-hidden="true" className={cn('size-4 shrink-0 rounded-full border-2 border-card shadow', status === null || status.worst === null ? 'bg-off' : DOT_COLORS[status.worst])} />
               <span className="grid w-max max-w-56 gap-1 rounded-lg border bg-card px-2 py-1.5 text-card-foreground shadow-md">
                 <span className="text-sm leading-tight font-semibold">{site.name}</span>
                 <SiteAlarmBadge status={status} />

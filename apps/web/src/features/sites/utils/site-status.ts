@@ -28,6 +28,9 @@ export function siteAlarmStatuses(devices: readonly Pick<Device, 'id' | 'siteId'
 
 export const NO_ALARMS: SiteAlarmStatus = { waiting: 0, worst: null };
 
+/** A site's status by its id; null while the open alarms are not known (never 'Sin alarmas' then). */
+export type SiteAlarmLookup = (siteId: string) => SiteAlarmStatus | null;
+
 /** '2 alarmas', '1 alarma'; 'Sin alarmas' when none waits. */
 export function alarmCountText(status: SiteAlarmStatus): string {
   if (status.waiting === 0) return 'Sin alarmas';
