@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration } from 'kysely';
+import { Kysely, Migrator, type Migration } from 'kysely';
 import * as m001 from './migrations/001-initial';
 import * as m002 from './migrations/002-readings-covering-index';
 import * as m003 from './migrations/003-seq-runs';
@@ -20,6 +20,8 @@ import * as m016 from './migrations/016-control';
 import * as m017 from './migrations/017-two-factor';
 import * as m018 from './migrations/018-sites';
 import type { Database } from './schema';
+import { NonBlockingSqliteDialect } from './non-blocking-sqlite-dialect';
+import { withStatementCache } from './statement-cache';
 
 /** Versioned migrations, applied in name order at start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -74,7 +76,10 @@ export async function openStorage(dataDir: string, fileName = DATABASE_FILE): Pr
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, fileName);
   const sqlite = openConnection(file);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // This connection serves the event loop: it never sleeps waiting for the write lock (the
+  // dialect waits on a timer), and keeps its queries prepared.
+  sqlite.pragma('busy_timeout = 0');
+  const db = new Kysely<Database>({ dialect: new NonBlockingSqliteDialect({ database: withStatementCache(sqlite) }) });
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   const { error } = await migrator.migrateToLatest();
   if (error) {
