@@ -4,7 +4,7 @@ import { startWorker } from '../../../lib/worker-thread';
 import { StorageUnavailableError, type StorageHealth } from '../../storage-health';
 import type { IngestStore } from '../ingest-store';
 import type { AlarmChangeRow, GateStateRow, LastSeenRow, OutboxClaimRow, OutboxOutcomeRow, OutboxRow, ReadingRow } from '../rows';
-import { packReadings, type WriterAnswers, type WriterFailure, type WriterRequest } from './writer-thread.protocol';
+import { packReadings, transferOf, type WriterAnswers, type WriterFailure, type WriterRequest } from './writer-thread.protocol';
 
 type Pending = { resolve: (result: unknown) => void; reject: (err: Error) => void };
 /** A request as a caller makes it (the id, and what the thread was told of failed alarm writes, are added here). */
@@ -43,7 +43,8 @@ export class SqliteIngestStore implements IngestStore {
    */
   async write(items: ReadingRow[], changes: AlarmChangeRow[] = []): Promise<boolean[]> {
     try {
-      const fresh = (await this.request({ op: 'write', packed: packReadings(items), changes })) as boolean[];
+      const packed = packReadings(items);
+      const fresh = (await this.request({ op: 'write', packed, changes }, transferOf(packed))) as boolean[];
       this.health?.succeeded();
       return fresh;
     } catch (err) {
@@ -115,12 +116,13 @@ export class SqliteIngestStore implements IngestStore {
     await this.worker?.terminate();
   }
 
-  private request(req: Request): Promise<unknown> {
+  /** `transfer`: buffers of the request that move to the thread (no longer usable here). */
+  private request(req: Request, transfer: ArrayBuffer[] = []): Promise<unknown> {
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id, alarmFailuresSeen: this.alarmFailuresSeen });
+      worker.postMessage({ ...req, id, alarmFailuresSeen: this.alarmFailuresSeen }, transfer);
     });
   }
 
