@@ -12,7 +12,7 @@ const LONGEST_PAUSE_MS = 20;
  * batch of thousands of readings); SQLite's own busy handler would wait by sleeping the calling
  * thread, which for the server's main connection is the thread that answers every request and
  * socket. So the main connection runs with `busy_timeout = 0` and this dialect tries again after
- * a pause on a timer, up to LOCK_WAIT_MS (docs/decisions/014-ingest-store.md).
+ * a pause on a timer, up to LOCK_WAIT_MS (docs/decisions/019-event-loop-and-sqlite.md).
  *
  * Only the plain SQLITE_BUSY is tried again: it means nothing was done. SQLITE_BUSY_SNAPSHOT (a
  * transaction that read an older snapshot and now wants to write) can never succeed by waiting,
